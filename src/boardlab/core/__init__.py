@@ -1,0 +1,1 @@
+"""The shared core: the generic game façade, outcomes, grid and group utilities."""

@@ -1,0 +1,452 @@
+"""The generic game façade.
+
+Every game is a subclass of :class:`Game` that implements a small pure core
+(the ``_``-prefixed hooks below) on flat, cheap-to-copy state. This class is
+the one place that handles what all games share: option checking, move
+parsing and the "illegal move" / "move after the end" errors, history, undo,
+copying, the string <-> integer action bridge and the position text.
+
+Subclass contract
+-----------------
+State lives in instance attributes whose values are immutable or flat
+containers (list, dict, set, bytearray) of immutable values, so that
+:meth:`Game.copy` can copy each container one level deep.
+
+Hooks a game implements::
+
+    _setup()                      the initial state for self.size / self.options
+    _legal_actions() -> list[int] the legal actions, ascending, each once; [] when over
+    _apply(action)                play a legal action (never called with an illegal one)
+    _snapshot() -> object         what _restore needs to take back the next action
+    _restore(snapshot)            undo exactly one _apply
+    _current_player() -> int|None index into ``colors`` of the color to act, None when over
+    _compute_outcome() -> Outcome only called once the game is over
+    _action_string(action) -> str canonical notation, a pure function of (size, action)
+    _parse_action(text) -> int|None  canonical lowercase text -> action, None if malformed
+    _why_illegal(action) -> str   human reason an in-range action is illegal now
+    _cell_tokens() -> list        position-text token (or None) for every point
+    _state_fields() -> list[(key, value)]   game-specific position fields
+    _load_position(cells, player, fields)   inverse of the two above
+    _render_cells() -> list[str]  one short string per point for str(game)
+    num_distinct_actions_for(size) (classmethod)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable
+
+from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
+from . import grid
+from .outcome import Outcome
+
+_CONTAINERS = (list, dict, set, bytearray)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static metadata of a game at one board size (OpenSpiel's GameType + Game facts)."""
+
+    name: str
+    size: int
+    colors: tuple[str, str]
+    num_distinct_actions: int
+    max_game_length: int | None  # an upper bound on actions in one game; None: unbounded rules
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    utility_sum: float = 0.0
+    min_size: int = grid.MIN_SIZE
+    max_size: int = grid.MAX_SIZE
+
+
+class Game:
+    """A game in progress. See the module docstring for the subclass contract."""
+
+    name: ClassVar[str]
+    colors: ClassVar[tuple[str, str]] = ("black", "white")
+    default_size: ClassVar[int]
+    #: option name -> default value; the default's type is the option's type.
+    option_defaults: ClassVar[dict[str, Any]] = {}
+
+    # ------------------------------------------------------------ creation
+    def __init__(self, size: int | None = None, **options: Any) -> None:
+        self.size = self._check_size(size)
+        self.options = self._check_options(options)
+        self.n_points = self.size * self.size
+        self.num_distinct_actions = self.num_distinct_actions_for(self.size)
+        self._actions: list[int] = []
+        self._undo: list[object] = []
+        self._legal: list[int] | None = None
+        self._outcome: Outcome | None = None
+        self._setup()
+
+    @classmethod
+    def _check_size(cls, size: object) -> int:
+        if size is None:
+            return cls.default_size
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise OptionError(f"{cls.name}: size must be an integer, got {size!r}")
+        if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
+            raise OptionError(
+                f"{cls.name}: size {size} is outside {grid.MIN_SIZE}..{grid.MAX_SIZE}")
+        return size
+
+    @classmethod
+    def _check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        out = dict(cls.option_defaults)
+        for key, value in options.items():
+            if key not in cls.option_defaults:
+                known = ", ".join(sorted(cls.option_defaults)) or "none"
+                raise OptionError(f"{cls.name}: unknown option {key!r} (options: {known})")
+            want = type(cls.option_defaults[key])
+            if type(value) is not want:  # bool is an int subclass: compare exactly
+                raise OptionError(
+                    f"{cls.name}: option {key!r} must be {want.__name__}, got {value!r}")
+            out[key] = value
+        return out
+
+    @classmethod
+    def info(cls, size: int | None = None) -> GameInfo:
+        size = cls._check_size(size)
+        return GameInfo(cls.name, size, cls.colors, cls.num_distinct_actions_for(size),
+                        cls.max_game_length_for(size))
+
+    @classmethod
+    def num_distinct_actions_for(cls, size: int) -> int:
+        raise NotImplementedError
+
+    @classmethod
+    def max_game_length_for(cls, size: int) -> int | None:
+        return None
+
+    # ------------------------------------------------------------ state queries
+    @property
+    def to_move(self) -> str | None:
+        """The color to act, or None once the game is over."""
+        p = self._current_player()
+        return None if p is None else self.colors[p]
+
+    @property
+    def current_player(self) -> int | None:
+        """Index of the color to act in ``colors`` (OpenSpiel style); None when over."""
+        return self._current_player()
+
+    @property
+    def is_over(self) -> bool:
+        return self._current_player() is None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._current_player() is not None:
+            return None
+        if self._outcome is None:
+            self._outcome = self._compute_outcome()
+        return self._outcome
+
+    @property
+    def winner(self) -> str | None:
+        out = self.outcome
+        return None if out is None else out.winner
+
+    @property
+    def scores(self) -> dict[str, float] | None:
+        out = self.outcome
+        return None if out is None else out.scores
+
+    def returns(self) -> list[float]:
+        """Utility per color index: +1 win, -1 loss, 0 draw or unfinished."""
+        out = self.outcome
+        if out is None or out.winner == "draw":
+            return [0.0, 0.0]
+        return [1.0 if c == out.winner else -1.0 for c in self.colors]
+
+    @property
+    def history(self) -> list[str]:
+        """Every move played since the start (or since the position was set up)."""
+        return [self._action_string(a) for a in self._actions]
+
+    @property
+    def action_history(self) -> list[int]:
+        return list(self._actions)
+
+    def __len__(self) -> int:
+        """Number of moves played."""
+        return len(self._actions)
+
+    # ------------------------------------------------------------ integer API
+    def legal_actions(self) -> list[int]:
+        """Legal actions, ascending; [] iff the game is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return list(legal)
+
+    def legal_action_mask(self) -> list[int]:
+        mask = [0] * self.num_distinct_actions
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
+
+    def is_legal_action(self, action: int) -> bool:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return action in legal
+
+    def apply_action(self, action: int) -> None:
+        """Play an integer action; raises IllegalMoveError (game untouched) if it is not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        if action not in legal or type(action) is not int:
+            self._refuse(action, action)
+        self._undo.append(self._snapshot())
+        self._actions.append(action)
+        self._apply(action)
+        self._legal = None
+
+    def action_to_string(self, action: int) -> str:
+        if not self._in_range(action):
+            raise IllegalMoveError(action, f"action must be an integer in 0..{self.num_distinct_actions - 1}")
+        return self._action_string(action)
+
+    def string_to_action(self, move: str) -> int:
+        """The action a move string denotes (legal or not); IllegalMoveError if malformed."""
+        if not isinstance(move, str):
+            raise IllegalMoveError(move, "a move must be a string")
+        action = self._parse_action(move.strip().lower())
+        if action is None:
+            raise IllegalMoveError(move, f"malformed: not a {self.name} move on a {self.size}x{self.size} board")
+        return action
+
+    # ------------------------------------------------------------ string API
+    def legal_moves(self) -> list[str]:
+        """Legal moves in canonical notation, each once; [] iff the game is over."""
+        s = self._action_string
+        return [s(a) for a in self.legal_actions()]
+
+    def play(self, move: str) -> None:
+        """Play a move in the notation of RULES.md (case and surrounding blanks ignored)."""
+        if self.is_over:
+            raise GameOverError(move, f"the game is over ({self._over_text()})")
+        action = self.string_to_action(move)
+        if not self.is_legal_action(action):
+            self._refuse(move, action)
+        self.apply_action(action)
+
+    def undo(self) -> str:
+        """Take back the last move exactly and return it."""
+        if not self._undo:
+            raise UndoError("nothing to undo")
+        self._restore(self._undo.pop())
+        action = self._actions.pop()
+        self._legal = None
+        self._outcome = None
+        return self._action_string(action)
+
+    # ------------------------------------------------------------ errors
+    def _in_range(self, action: object) -> bool:
+        return (isinstance(action, int) and not isinstance(action, bool)
+                and 0 <= action < self.num_distinct_actions)
+
+    def _refuse(self, move: object, action: object) -> None:
+        if self.is_over:
+            raise GameOverError(move, f"the game is over ({self._over_text()})")
+        if not self._in_range(action):
+            raise IllegalMoveError(
+                move, f"action must be an integer in 0..{self.num_distinct_actions - 1}")
+        raise IllegalMoveError(move, self._why_illegal(action))  # type: ignore[arg-type]
+
+    def _over_text(self) -> str:
+        out = self.outcome
+        assert out is not None
+        who = "draw" if out.winner == "draw" else f"{out.winner} won"
+        return f"{who} by {out.termination.value}"
+
+    # ------------------------------------------------------------ copying
+    def copy(self) -> "Game":
+        """An independent copy (history and undo included)."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for key, value in d.items():
+            if type(value) in _CONTAINERS:
+                d[key] = value.copy()
+        new.__dict__ = d
+        return new
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.copy()
+
+    # ------------------------------------------------------------ position text
+    def position(self) -> str:
+        """The position as one line of text; see docs/positions.md."""
+        parts = [self.name, str(self.size), grid.format_board(self._cell_tokens(), self.size),
+                 self.to_move or "-"]
+        fields = [(k, v) for k, v in self.options.items()]
+        fields += self._state_fields()
+        parts += [f"{k}={_format_value(v)}" for k, v in fields]
+        return " ".join(parts)
+
+    @classmethod
+    def from_position(cls, text: str) -> "Game":
+        """Set up a game from :meth:`position` text. History starts empty."""
+        if not isinstance(text, str):
+            raise PositionError("a position must be a string")
+        tokens = text.split()
+        if len(tokens) < 4:
+            raise PositionError(
+                f"position needs at least 4 fields (game size board to-move), got {len(tokens)}")
+        name, size_text, board_text, mover, *rest = tokens
+        if name.lower() != cls.name:
+            raise PositionError(f"position is for {name!r}, not {cls.name!r}")
+        if not size_text.isdigit():
+            raise PositionError(f"size must be a number, got {size_text!r}")
+        size = int(size_text)
+        if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
+            raise PositionError(f"size {size} is outside {grid.MIN_SIZE}..{grid.MAX_SIZE}")
+        options: dict[str, Any] = {}
+        fields: dict[str, str] = {}
+        for item in rest:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise PositionError(f"field {item!r} is not key=value")
+            if key in options or key in fields:
+                raise PositionError(f"field {key!r} given twice")
+            if key in cls.option_defaults:
+                options[key] = _parse_value(key, value, cls.option_defaults[key])
+            else:
+                fields[key] = value
+        try:
+            game = cls(size, **options)
+        except OptionError as exc:
+            raise PositionError(str(exc)) from None
+        cells = grid.parse_board(board_text, size, PositionError)
+        if mover == "-":
+            player = None
+        elif mover in cls.colors:
+            player = cls.colors.index(mover)
+        else:
+            raise PositionError(f"to-move must be one of {', '.join(cls.colors)} or -, got {mover!r}")
+        game._load_position(cells, player, fields)
+        if fields:
+            raise PositionError(f"unknown field(s): {', '.join(sorted(fields))}")
+        if (player is None) != game.is_over:
+            state = "over" if game.is_over else "not over"
+            raise PositionError(f"to-move {mover!r} contradicts the board: the game is {state}")
+        return game
+
+    # ------------------------------------------------------------ display
+    def __str__(self) -> str:
+        body = grid.render_grid(self._render_cells(), self.size)
+        if self.is_over:
+            status = f"game over: {self._over_text()}"
+        else:
+            status = f"{self.to_move} to move"
+        scores = self._live_scores()
+        if scores:
+            status += "  (" + ", ".join(f"{c} {_format_score(v)}" for c, v in scores.items()) + ")"
+        return f"{body}\n{status}"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"
+
+    def _live_scores(self) -> dict[str, float] | None:
+        """Scores to show while playing (games that have a running score override)."""
+        return self.scores
+
+    # ------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    # ------------------------------------------------------------ hooks
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _snapshot(self) -> object:
+        raise NotImplementedError
+
+    def _restore(self, snapshot: Any) -> None:
+        raise NotImplementedError
+
+    def _current_player(self) -> int | None:
+        raise NotImplementedError
+
+    def _compute_outcome(self) -> Outcome:
+        raise NotImplementedError
+
+    def _action_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _parse_action(self, text: str) -> int | None:
+        raise NotImplementedError
+
+    def _why_illegal(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _cell_tokens(self) -> list[str | None]:
+        raise NotImplementedError
+
+    def _state_fields(self) -> list[tuple[str, object]]:
+        return []
+
+    def _load_position(self, cells: list[str | None], player: int | None,
+                       fields: dict[str, str]) -> None:
+        """Set state from a parsed position. Pop each field used from ``fields``."""
+        raise NotImplementedError
+
+    def _render_cells(self) -> list[str]:
+        raise NotImplementedError
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def _parse_value(key: str, text: str, default: object) -> Any:
+    if isinstance(default, bool):
+        if text not in ("yes", "no"):
+            raise PositionError(f"field {key!r} must be yes or no, got {text!r}")
+        return text == "yes"
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise PositionError(f"field {key!r} must be an integer, got {text!r}") from None
+    return text
+
+
+def _format_score(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def parse_flag(fields: dict[str, str], key: str, default: bool) -> bool:
+    """Pop a yes/no position field."""
+    if key not in fields:
+        return default
+    return _parse_value(key, fields.pop(key), True)
+
+
+def parse_choice(fields: dict[str, str], key: str, choices: Iterable[str], default: str) -> str:
+    """Pop a position field that must be one of ``choices``."""
+    if key not in fields:
+        return default
+    value = fields.pop(key)
+    choices = tuple(choices)
+    if value not in choices:
+        raise PositionError(f"field {key!r} must be one of {', '.join(choices)}, got {value!r}")
+    return value

@@ -1,0 +1,1 @@
+"""One module per game: its rules and nothing else."""
