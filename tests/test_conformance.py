@@ -151,6 +151,7 @@ def test_every_ply_undo_copy_pickle_position_and_refusals(name, size):
             check_position_round_trip(game)
             if rng.random() < 0.2:
                 check_copy_and_pickle(game, rng)
+                check_light_copy(game, rng)
             move = rng.choice(game.legal_moves())
             typed = rng.choice([move, move.upper(), f"  {move} \t"])
             game.play(typed)
@@ -223,6 +224,25 @@ def check_copy_and_pickle(game, rng):
     assert state(twin) == state(pickled)
     twin.undo()
     assert state(twin) == before
+
+
+def check_light_copy(game, rng):
+    """copy(history=False): same position and moves, fresh history, independent."""
+    before = state(game)
+    light = game.copy(history=False)
+    assert light.history == [] and light.position() == game.position()
+    assert light.legal_actions() == game.legal_actions() and light.outcome == game.outcome
+    with pytest.raises(boardlab.UndoError):
+        light.undo()
+    if not light.is_over:
+        move = rng.choice(light.legal_moves())
+        light.play(move)
+        full = game.copy()
+        full.play(move)
+        assert light.position() == full.position()
+        assert light.legal_actions() == full.legal_actions()
+        assert light.undo() == move and light.position() == game.position()
+    assert state(game) == before
 
 
 def check_after_the_end(game):

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from .core.game import Game, GameInfo
@@ -23,25 +24,27 @@ from .errors import (
     PositionError,
     UndoError,
 )
-from .games.implo import Implo
-from .games.pilo import Pilo
-from .games.robble import Robble
-from .games.vimbre import Vimbre
-from .games.yugo import Yugo
-
 __version__ = "0.1.0"
 
-GAME_CLASSES: dict[str, type[Game]] = {
-    cls.name: cls for cls in (Implo, Pilo, Robble, Vimbre, Yugo)
-}
-GAMES: tuple[str, ...] = tuple(sorted(GAME_CLASSES))
+#: The games, by name. Each lives in ``boardlab.games.<name>`` as a class
+#: named like the game; modules are imported on first use.
+GAMES: tuple[str, ...] = ("implo", "pilo", "robble", "vimbre", "yugo")
 
 
 def game_class(name: str) -> type[Game]:
     """The class of a game by name (case-insensitive); OptionError if unknown."""
-    if not isinstance(name, str) or name.strip().lower() not in GAME_CLASSES:
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in GAMES:
         raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
-    return GAME_CLASSES[name.strip().lower()]
+    module = importlib.import_module(f"boardlab.games.{key}")
+    return getattr(module, key.capitalize())
+
+
+def __getattr__(attr: str) -> type[Game]:
+    """``boardlab.Implo`` etc., imported lazily."""
+    if attr.lower() in GAMES and attr == attr.capitalize():
+        return game_class(attr)
+    raise AttributeError(f"module 'boardlab' has no attribute {attr!r}")
 
 
 def new_game(name: str, size: int | None = None, **options: Any) -> Game:
@@ -62,7 +65,7 @@ def from_position(text: str) -> Game:
 
 
 __all__ = [
-    "GAMES", "GAME_CLASSES", "BoardlabError", "Game", "GameInfo", "GameOverError",
+    "GAMES", "BoardlabError", "Game", "GameInfo", "GameOverError",
     "IllegalMoveError", "OptionError", "Outcome", "PositionError", "Termination",
     "UndoError", "from_position", "game_class", "new_game",
 ]

@@ -28,6 +28,8 @@ Hooks a game implements::
     _state_fields() -> list[(key, value)]   game-specific position fields
     _load_position(cells, player, fields)   inverse of the two above
     _render_cells() -> list[str]  one short string per point for str(game)
+    _mid_turn() -> bool           (optional) the next action continues the current turn
+    _live_scores() -> dict|None   (optional) scores to show during play
     num_distinct_actions_for(size) (classmethod)
 """
 
@@ -67,6 +69,9 @@ class Game:
     default_size: ClassVar[int]
     #: option name -> default value; the default's type is the option's type.
     option_defaults: ClassVar[dict[str, Any]] = {}
+    #: names of list attributes that grow by one entry per applied action (like
+    #: the undo stack); ``copy(history=False)`` empties them.
+    _per_action_stacks: ClassVar[tuple[str, ...]] = ()
 
     # ------------------------------------------------------------ creation
     def __init__(self, size: int | None = None, **options: Any) -> None:
@@ -134,6 +139,13 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self._current_player() is None
+
+    @property
+    def is_mid_turn(self) -> bool:
+        """True while the color to move is inside a multi-action turn (implo's
+        resolutions after a placement, yugo's marks before ``done``): the next
+        move continues the same turn. Records number turns, not moves."""
+        return self._current_player() is not None and self._mid_turn()
 
     @property
     def outcome(self) -> Outcome | None:
@@ -264,17 +276,28 @@ class Game:
         return f"{who} by {out.termination.value}"
 
     # ------------------------------------------------------------ copying
-    def copy(self) -> "Game":
-        """An independent copy (history and undo included)."""
+    def copy(self, history: bool = True) -> "Game":
+        """An independent copy. With ``history=False`` the copy starts a fresh
+        history (cheaper; its ``undo()`` cannot go behind the copy point), which
+        is what search wants for playouts."""
         new = object.__new__(type(self))
         d = self.__dict__.copy()
-        for key, value in d.items():
-            if type(value) in _CONTAINERS:
-                d[key] = value.copy()
+        if history:
+            for key, value in d.items():
+                if type(value) in _CONTAINERS:
+                    d[key] = value.copy()
+        else:
+            stacks = ("_actions", "_undo") + self._per_action_stacks
+            for key, value in d.items():
+                if key in stacks:
+                    d[key] = []
+                elif type(value) in _CONTAINERS:
+                    d[key] = value.copy()
         new.__dict__ = d
         return new
 
-    __copy__ = copy
+    def __copy__(self) -> "Game":
+        return self.copy()
 
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.copy()
@@ -399,6 +422,9 @@ class Game:
 
     def _state_fields(self) -> list[tuple[str, object]]:
         return []
+
+    def _mid_turn(self) -> bool:
+        return False
 
     def _load_position(self, cells: list[str | None], player: int | None,
                        fields: dict[str, str]) -> None:

@@ -29,6 +29,7 @@ class Robble(Game):
     colors = ("black", "white")
     default_size = 7
     option_defaults = {"pie": True}
+    _per_action_stacks = ("_recorded",)
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:
@@ -50,7 +51,7 @@ class Robble(Game):
 
     def _record_position(self) -> bytes:
         self._board[-1] = self._player
-        key = bytes(self._board)
+        key = self._key = bytes(self._board)
         count = self._seen.get(key, 0) + 1
         self._seen[key] = count
         if count >= 3:
@@ -70,7 +71,8 @@ class Robble(Game):
 
     def _snapshot(self) -> object:
         # Never called on a finished game, so _restore knows _ended was None.
-        return bytes(self._board), self._player, self._pie
+        # _key is the current board + color to move, already built by the last move.
+        return self._key, self._pie
 
     def _apply(self, action: int) -> None:
         # The hot path of every playout: locals only, no helper calls.
@@ -104,7 +106,7 @@ class Robble(Game):
             self._recorded.append(None)
             return
         board[-1] = player
-        key = bytes(board)
+        key = self._key = bytes(board)
         seen = self._seen
         count = seen.get(key, 0) + 1
         seen[key] = count
@@ -113,8 +115,10 @@ class Robble(Game):
         self._recorded.append(key)
 
     def _restore(self, snapshot) -> None:
-        board, self._player, self._pie = snapshot
+        board, self._pie = snapshot
+        self._key = board
         self._board[:] = board
+        self._player = board[-1]
         self._ended = None
         self._empty = [i for i in range(self.n_points) if not board[i]]
         key = self._recorded.pop()
