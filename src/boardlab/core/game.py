@@ -23,6 +23,7 @@ Hooks a game implements::
     _compute_outcome() -> Outcome only called once the game is over
     _action_string(action) -> str canonical notation, a pure function of (size, action)
     _parse_action(text) -> int|None  canonical lowercase text -> action, None if malformed
+                                  (or raise IllegalMoveError with a more specific reason)
     _why_illegal(action) -> str   human reason an in-range action is illegal now
     _cell_tokens() -> list        position-text token (or None) for every point
     _state_fields() -> list[(key, value)]   game-specific position fields
@@ -72,6 +73,8 @@ class Game:
     #: names of list attributes that grow by one entry per applied action (like
     #: the undo stack); ``copy(history=False)`` empties them.
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
+    #: characters per point in ``str(game)``
+    cell_width: ClassVar[int] = 2
 
     # ------------------------------------------------------------ creation
     def __init__(self, size: int | None = None, **options: Any) -> None:
@@ -362,7 +365,7 @@ class Game:
 
     # ------------------------------------------------------------ display
     def __str__(self) -> str:
-        body = grid.render_grid(self._render_cells(), self.size)
+        body = grid.render_grid(self._render_cells(), self.size, self.cell_width)
         if self.is_over:
             status = f"game over: {self._over_text()}"
         else:
