@@ -8,21 +8,35 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 JOBS   ?= auto
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+DB     ?= data/boardlab.sqlite3
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run test bench lint clean
+.PHONY: setup run demo test bench lint clean chromium
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[web,test,dev]'
 	touch $(STAMP)
 
+# The browser tests drive Debian's chromium (Playwright cannot download browsers here).
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'; }
+	@test -x $(CHROMIUM) || { echo "chromium is required for the browser tests"; exit 1; }
+
 run: $(STAMP)
+	$(PY) -m boardlab.web --host $(HOST) --port $(PORT) --db $(DB)
+
+demo: $(STAMP)
 	$(PY) -m boardlab demo
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m pytest -n $(JOBS) -q
 
 bench: $(STAMP)

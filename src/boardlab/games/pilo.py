@@ -359,6 +359,11 @@ class Pilo(Game):
             return Outcome("draw", Termination.SCORE, scores)
         return Outcome(self.colors[1 - last], Termination.LAST_MOVE, scores)
 
+    def _live_scores(self) -> dict[str, float]:
+        """What the patches would score if the game ended now."""
+        blue, orange = patch_scores(self._cells, self.size)
+        return {"blue": float(blue), "orange": float(orange)}
+
     # ------------------------------------------------------------ notation
     def _action_string(self, action: int) -> str:
         return self._t.strings[action]

@@ -1,0 +1,23 @@
+"""Play in the browser: a FastAPI app serving a JSON API and a static page.
+
+``python -m boardlab.web --port 8000 --db data/boardlab.sqlite3`` starts it;
+:func:`create_app` builds the ASGI app. See docs/web.md. FastAPI and uvicorn
+(the ``web`` extra) are imported only when the app is built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Where games are stored unless ``--db`` says otherwise (relative to the working directory).
+DEFAULT_DB = "data/boardlab.sqlite3"
+
+
+def create_app(db_path: Any = DEFAULT_DB, engine_workers: int = 1) -> Any:
+    """The ASGI app (see :func:`boardlab.web.app.create_app`)."""
+    from .app import create_app as _create_app
+
+    return _create_app(db_path, engine_workers)
+
+
+__all__ = ["DEFAULT_DB", "create_app"]

@@ -1,0 +1,171 @@
+"""Games on disk: an embedded SQLite database (stdlib ``sqlite3``).
+
+One row per game (``games``) and one row per move (``moves``). Every change is
+committed before the web request that made it is answered, so stopping the
+server — even killing it — loses no game and no move. The server's state is
+rebuilt by replaying a game's moves through the library.
+
+The schema keeps room for play by link: a game has ``seats`` (a JSON list, one
+entry per seat, in the order of the game's colors at the start), and each seat
+may later carry a token.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       TEXT PRIMARY KEY,
+    game     TEXT NOT NULL,
+    size     INTEGER NOT NULL,
+    options  TEXT NOT NULL,            -- JSON object: the library's game options
+    seats    TEXT NOT NULL,            -- JSON list of 2 seats, by starting color
+    meta     TEXT NOT NULL DEFAULT '{}', -- JSON: komi negotiation, source record, ...
+    result   TEXT,                     -- JSON: a result the rules don't make (resignation)
+    status   TEXT NOT NULL DEFAULT 'playing',  -- playing | over
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id  TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL,         -- 0-based index in the game's move list
+    move     TEXT NOT NULL,            -- canonical notation (RULES.md)
+    created  REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+@dataclass
+class GameRow:
+    id: str
+    game: str
+    size: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    meta: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    status: str = "playing"
+    created: float = 0.0
+    updated: float = 0.0
+    moves: list[str] = field(default_factory=list)
+
+
+class Store:
+    """A thin, synchronous wrapper over one SQLite connection.
+
+    The web app calls it from its event loop only; each call is a few
+    milliseconds, and each write is one committed transaction."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.executescript(_SCHEMA)
+        self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('version', ?)",
+                          (str(SCHEMA_VERSION),))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ------------------------------------------------------------ writes
+    def create(self, game: str, size: int, options: dict, seats: list[dict],
+               meta: dict | None = None, moves: list[str] = (), result: dict | None = None,
+               status: str = "playing") -> GameRow:
+        now = time.time()
+        with self._tx():
+            while True:
+                gid = secrets.token_hex(4)
+                if not self.conn.execute("SELECT 1 FROM games WHERE id=?", (gid,)).fetchone():
+                    break
+            self.conn.execute(
+                "INSERT INTO games (id, game, size, options, seats, meta, result, status, created, updated)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (gid, game, size, json.dumps(options), json.dumps(seats), json.dumps(meta or {}),
+                 None if result is None else json.dumps(result), status, now, now))
+            self.conn.executemany(
+                "INSERT INTO moves (game_id, ply, move, created) VALUES (?,?,?,?)",
+                [(gid, i, m, now) for i, m in enumerate(moves)])
+        return self.load(gid)  # type: ignore[return-value]
+
+    def append_move(self, gid: str, ply: int, move: str, status: str) -> None:
+        now = time.time()
+        with self._tx():
+            self.conn.execute("INSERT INTO moves (game_id, ply, move, created) VALUES (?,?,?,?)",
+                              (gid, ply, move, now))
+            self.conn.execute("UPDATE games SET updated=?, status=? WHERE id=?", (now, status, gid))
+
+    def truncate(self, gid: str, ply: int, status: str) -> None:
+        """Delete the moves from ``ply`` on (undo)."""
+        with self._tx():
+            self.conn.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (gid, ply))
+            self.conn.execute("UPDATE games SET updated=?, status=?, result=NULL WHERE id=?",
+                              (time.time(), status, gid))
+
+    def set_result(self, gid: str, result: dict | None, status: str) -> None:
+        with self._tx():
+            self.conn.execute("UPDATE games SET updated=?, status=?, result=? WHERE id=?",
+                              (time.time(), status, None if result is None else json.dumps(result),
+                               gid))
+
+    def delete(self, gid: str) -> bool:
+        with self._tx():
+            self.conn.execute("DELETE FROM moves WHERE game_id=?", (gid,))
+            cur = self.conn.execute("DELETE FROM games WHERE id=?", (gid,))
+        return cur.rowcount > 0
+
+    # ------------------------------------------------------------ reads
+    def load(self, gid: str) -> GameRow | None:
+        row = self.conn.execute("SELECT * FROM games WHERE id=?", (gid,)).fetchone()
+        if row is None:
+            return None
+        moves = [r[0] for r in self.conn.execute(
+            "SELECT move FROM moves WHERE game_id=? ORDER BY ply", (gid,))]
+        return self._row(row, moves)
+
+    def list(self, limit: int = 200) -> list[tuple[GameRow, int]]:
+        """Saved games, most recently changed first, with their move counts."""
+        rows = self.conn.execute(
+            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS n"
+            " FROM games g ORDER BY g.updated DESC LIMIT ?", (limit,)).fetchall()
+        return [(self._row(r, []), r["n"]) for r in rows]
+
+    # ------------------------------------------------------------ helpers
+    @staticmethod
+    def _row(row: sqlite3.Row, moves: list[str]) -> GameRow:
+        return GameRow(id=row["id"], game=row["game"], size=row["size"],
+                       options=json.loads(row["options"]), seats=json.loads(row["seats"]),
+                       meta=json.loads(row["meta"] or "{}"),
+                       result=None if row["result"] is None else json.loads(row["result"]),
+                       status=row["status"], created=row["created"], updated=row["updated"],
+                       moves=moves)
+
+    def _tx(self):
+        return _Transaction(self.conn)
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
