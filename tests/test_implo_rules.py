@@ -152,8 +152,8 @@ def test_equal_biggest_groups_owner_is_movers_opponent():
         . . . . .
         . O O . .""", to_move="black")
     game.play("a2")
-    assert game.legal_moves() == ["@a1"]
-    game.play("@a1")
+    assert game.legal_moves() == ["@a1/b1", "@a1/a2"]
+    game.play("@a1/b1")
     assert_board(game, """
         . . . . .
         . . . . .
@@ -187,8 +187,8 @@ def test_no_adjacent_stones_owner_is_movers_opponent_and_no_removal():
         . . . . .
         x . . . .
         . x . . .""", to_move="black")
-    assert game.legal_moves() == ["@a1"]
-    game.play("@a1")
+    assert game.legal_moves() == ["@a1/b1", "@a1/a2"]
+    game.play("@a1/b1")
     assert_board(game, """
         . . . . .
         . . . . .
@@ -221,8 +221,8 @@ def test_markers_are_placed_on_every_patch_point():
         . . . . .
         . . X . .""", to_move="black")
     game.play("c2")
-    assert game.legal_moves() == ["@a1"]
-    game.play("@a1")
+    assert game.legal_moves() == ["@a1/b1", "@a1/a2"]
+    game.play("@a1/b1")
     assert_board(game, """
         . . . . .
         . . . . .
@@ -410,8 +410,8 @@ def test_markers_never_removed_and_do_not_count_as_groups():
         x . . . .
         . . . . .""", to_move="white")
     game.play("b1")
-    assert game.legal_moves() == ["@a1"]
-    game.play("@a1")
+    assert game.legal_moves() == ["@a1/b1", "@a1/a2"]
+    game.play("@a1/b1")
     assert_board(game, """
         x . . . .
         x . . . .
@@ -888,3 +888,19 @@ def test_hypothesis_incremental_caches_match_a_rebuild_through_play_and_undo(siz
             break
         fresh = Implo.from_position(game.position())
         assert cache_view(game) == cache_view(fresh)
+
+
+def test_is_mid_turn_while_resolutions_are_pending():
+    # 4x4: with black on a2, black's b1 closes the corner a1 into a one-point
+    # patch; black's two single stones tie for biggest, so black names the
+    # group to remove. The turn continues until the patch is resolved.
+    game = boardlab.new_game("implo", 4, pie=False)
+    assert not game.is_mid_turn
+    game.play("a2")
+    assert not game.is_mid_turn
+    game.play("d4")
+    game.play("b1")           # a1 is now a 1-point territory: a patch
+    assert game.is_mid_turn and game.to_move == "black"
+    assert game.legal_moves() == ["@a1/b1", "@a1/a2"]
+    game.play("@a1/b1")
+    assert not game.is_mid_turn and game.to_move == "white"

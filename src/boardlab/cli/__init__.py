@@ -1,12 +1,15 @@
-"""The ``boardlab`` command."""
+"""The ``boardlab`` command: play, replay, check, rules and demo (docs/cli.md)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 
 import boardlab
+
+from .. import ai
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -26,6 +29,55 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _use_color(args: argparse.Namespace) -> bool:
+    if getattr(args, "no_color", False) or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .play import Session
+
+    cls = boardlab.game_class(args.game)
+    options: dict = {}
+    if args.no_pie:
+        if "pie" not in cls.option_defaults:
+            raise boardlab.OptionError(f"--no-pie: {cls.name} has no pie rule")
+        options["pie"] = False
+    if args.komi is not None:
+        if "komi" not in cls.option_defaults:
+            raise boardlab.OptionError(f"--komi: {cls.name} has no komi")
+        options["komi"] = args.komi
+    black, white = (args.black, args.white) if cls.colors[0] == "black" else \
+        (args.blue or args.black, args.orange or args.white)
+    if sys.stdin.isatty() and os.environ.get("TERM") not in (None, "", "dumb"):
+        try:
+            import readline  # noqa: F401 - line editing and history for input()
+        except ImportError:  # pragma: no cover
+            pass
+    session = Session(cls.name, args.size, options, (black, white), color=_use_color(args),
+                      seed=args.seed)
+    return session.run()
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .commands import replay
+
+    return replay(args.file, args.ply, args.game, _use_color(args))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .commands import check
+
+    return check(args.files)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .commands import rules
+
+    return rules(args.game)
+
+
 def _game_name(text: str) -> str:
     try:
         return boardlab.game_class(text).name
@@ -33,9 +85,66 @@ def _game_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _player(text: str) -> str:
+    name = text.strip().lower()
+    if name != "human" and name not in ai.agent_names():
+        raise argparse.ArgumentTypeError(
+            f"unknown player {text!r} (human or an engine: {', '.join(ai.agent_names())})")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardlab", description="Implo, Yugo, Pilo, Vimbre and Robble.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="boardlab", description="Implo, Yugo, Pilo, Vimbre and Robble: play, "
+        "replay and check game records.")
+    parser.add_argument("--version", action="version", version=f"boardlab {boardlab.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    players = f"human or an engine ({', '.join(ai.agent_names())})"
+    play = sub.add_parser("play", help="play a game in the terminal",
+                          description="Play a game in the terminal. Type moves in the "
+                          "notation of the rules; type help during the game for commands.")
+    play.add_argument("game", metavar="GAME", type=_game_name,
+                      help=f"one of {', '.join(boardlab.GAMES)}")
+    play.add_argument("--size", type=int, default=None, help="board size (4..19)")
+    play.add_argument("--no-pie", action="store_true",
+                      help="switch the pie rule off (implo, pilo, robble)")
+    play.add_argument("--komi", type=int, default=None,
+                      help="yugo's komi; without it black names it and white picks a color")
+    play.add_argument("--black", type=_player, default="human", metavar="PLAYER",
+                      help=f"who plays black (pilo: blue): {players}; default human")
+    play.add_argument("--white", type=_player, default="random", metavar="PLAYER",
+                      help="who plays white (pilo: orange); default random")
+    play.add_argument("--blue", type=_player, default=None, metavar="PLAYER",
+                      help="pilo: the same as --black")
+    play.add_argument("--orange", type=_player, default=None, metavar="PLAYER",
+                      help="pilo: the same as --white")
+    play.add_argument("--seed", type=int, default=None, help="seed for the engines")
+    play.add_argument("--no-color", action="store_true", help="no ANSI colors (or set NO_COLOR)")
+    play.set_defaults(func=_play)
+
+    rep = sub.add_parser("replay", help="show the positions of a game record",
+                         description="Show the positions of a record: after every turn, "
+                         "or the one after --ply N moves.")
+    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("--ply", type=int, default=None, metavar="N",
+                     help="show only the position after N moves (0: the start)")
+    rep.add_argument("--game", type=int, default=None, metavar="K",
+                     help="which game of a many-game file (from 1)")
+    rep.add_argument("--no-color", action="store_true", help="no ANSI colors (or set NO_COLOR)")
+    rep.set_defaults(func=_replay)
+
+    chk = sub.add_parser("check", help="validate game records (exit status 1 if invalid)",
+                         description="Replay and validate every game in the files; print "
+                         "the first error of each bad file and exit with status 1.")
+    chk.add_argument("files", nargs="+", metavar="FILE")
+    chk.set_defaults(func=_check)
+
+    rul = sub.add_parser("rules", help="print a game's rules")
+    rul.add_argument("game", metavar="GAME", type=_game_name,
+                     help=f"one of {', '.join(boardlab.GAMES)}")
+    rul.set_defaults(func=_rules)
+
     demo = sub.add_parser("demo", help="play a random game of each kind and print it")
     demo.add_argument("games", nargs="*", metavar="GAME", type=_game_name,
                       help=f"any of {', '.join(boardlab.GAMES)} (default: all)")
@@ -50,8 +159,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except boardlab.BoardlabError as exc:
+        sys.stdout.flush()
         print(f"boardlab: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. boardlab replay ... | head
+        try:
+            sys.stdout.close()
+        except OSError:
+            pass
+        return 0
 
 
 if __name__ == "__main__":

@@ -206,6 +206,9 @@ class Implo(Game):
     def _current_player(self) -> int | None:
         return None if self._ended else self._player
 
+    def _mid_turn(self) -> bool:
+        return bool(self._patches)  # resolutions pending: the mover's turn goes on
+
     def _legal_actions(self) -> list[int]:
         if self._ended:
             return []

@@ -1,0 +1,109 @@
+"""Engines that choose moves: the :class:`Agent` protocol and a registry.
+
+Only the uniformly random engine exists for now; the AI issue registers
+stronger ones with :func:`register`. Front ends (``boardlab play``) get
+engines by name with :func:`make_agent` and ask :func:`strongest` for hints.
+
+>>> import boardlab
+>>> from boardlab import ai
+>>> agent = ai.make_agent("random", seed=1)
+>>> game = boardlab.new_game("robble", size=5)
+>>> agent.choose(game) in game.legal_moves()
+True
+>>> ai.make_agent("alphazero")
+Traceback (most recent call last):
+...
+boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..core.game import Game
+from ..errors import GameOverError, OptionError
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that picks a move.
+
+    ``choose`` gets the game (it may look but must not change it; pass a copy
+    if unsure) and returns one legal move in canonical notation. Agents are
+    made by a factory taking ``seed`` so that games can be reproduced.
+
+    Optional hooks a front end uses when present (``getattr``), for yugo's
+    pre-game choice: ``choose_komi(game_name, size) -> int`` when the agent
+    moves first, ``choose_color(komi) -> str`` when it moves second. Without
+    them the agent names komi 0 and keeps the color it was seated at.
+    """
+
+    name: str
+
+    def choose(self, game: Game) -> str: ...
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move (every legal move equally likely)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> str:
+        actions = game.legal_actions()
+        if not actions:
+            raise GameOverError(None, "the game is over")
+        return game.action_to_string(self.rng.choice(actions))
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+@dataclass(frozen=True)
+class _Entry:
+    factory: Callable[[int | None], Agent]
+    strength: int
+    summary: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register(name: str, factory: Callable[[int | None], Agent], *, strength: int = 0,
+             summary: str = "") -> None:
+    """Make an engine available by name. ``strength`` orders engines for hints."""
+    _REGISTRY[name.lower()] = _Entry(factory, strength, summary)
+
+
+def agent_names() -> list[str]:
+    """Registered engine names, weakest first."""
+    return sorted(_REGISTRY, key=lambda n: (_REGISTRY[n].strength, n))
+
+
+def strongest() -> str:
+    """The name of the strongest registered engine (used for hints)."""
+    return agent_names()[-1]
+
+
+def describe_agent(name: str) -> str:
+    entry = _REGISTRY.get(name.lower())
+    return entry.summary if entry else ""
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """A new engine by name; OptionError for unknown names."""
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in _REGISTRY:
+        raise OptionError(f"unknown engine {name!r} (engines: {', '.join(agent_names())})")
+    return _REGISTRY[key].factory(seed)
+
+
+register("random", RandomAgent, strength=0, summary="uniformly random legal moves")
+
+__all__ = ["Agent", "RandomAgent", "agent_names", "describe_agent", "make_agent",
+           "register", "strongest"]

@@ -1,0 +1,76 @@
+"""Game records: a PGN-like text format and JSON, for all five games.
+
+The format is specified in docs/records.md. Functions come in pairs:
+:func:`parse` / :func:`format`, :func:`parse_all` / :func:`format_all`,
+:func:`read` / :func:`write`, :func:`from_json` / :func:`to_json`.
+Reading replays every move; a bad record raises :class:`RecordError`
+with the line, column and reason.
+
+>>> import boardlab
+>>> from boardlab import records
+>>> game = boardlab.new_game("robble", size=5)
+>>> for move in ["c3", "swap", "c2"]:
+...     game.play(move)
+>>> rec = records.Record.from_game(game, {"black": "Ann", "white": "Bo"}, date="2025.03.01")
+>>> text = records.format(rec)
+>>> print(text)
+[Game "robble"]
+[Size "5"]
+[Pie "yes"]
+[Black "Ann"]
+[White "Bo"]
+[Date "2025.03.01"]
+[Result "*"]
+<BLANKLINE>
+1. c3 2. swap 3. c2 *
+<BLANKLINE>
+>>> records.parse(text) == rec
+True
+>>> records.parse(text.replace("3. c2", "3. c3"))
+Traceback (most recent call last):
+...
+boardlab.records.errors.RecordError: line 9, column 18: illegal move 'c3': c3 is occupied
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import IO
+
+from .errors import RecordError
+from .jsonio import from_dict, from_json, to_dict, to_json
+from .model import Record, describe
+from .text import format_all, format_record, parse, parse_all
+
+#: ``records.format(record)`` is the text of one record (paired with :func:`parse`).
+format = format_record
+
+
+def _text_of(source: str | os.PathLike | IO[str]) -> str:
+    if hasattr(source, "read"):
+        return source.read()  # type: ignore[union-attr]
+    with open(source, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def read(source: str | os.PathLike | IO[str]) -> list[Record]:
+    """Every game in a record file (a path or an open text file)."""
+    return parse_all(_text_of(source))
+
+
+def write(records: Record | Iterable[Record], target: str | os.PathLike | IO[str]) -> None:
+    """Write one or several records to a path or an open text file."""
+    items = [records] if isinstance(records, Record) else list(records)
+    text = format_all(items)
+    if hasattr(target, "write"):
+        target.write(text)  # type: ignore[union-attr]
+        return
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+__all__ = [
+    "Record", "RecordError", "describe", "format", "format_all", "format_record",
+    "from_dict", "from_json", "parse", "parse_all", "read", "to_dict", "to_json", "write",
+]

@@ -1,0 +1,191 @@
+"""JSON import and export of records: the same information as the text format.
+
+::
+
+    {"format": "boardlab-record", "version": 1,
+     "game": "implo", "size": 9, "options": {"pie": true},
+     "players": {"black": "Ann", "white": "Bo"}, "date": "2025.03.01",
+     "result": "white", "termination": "score", "position": null,
+     "moves": ["e5", "swap", "d4", "@c3"], "turns": [[0], [1], [2, 3]],
+     "comments": {"0": "a comment before the first move", "3": "after move 3"},
+     "tags": {"Event": "club night"}, "scores": {"black": 1.0, "white": 2.0}}
+
+On input ``format``, ``version``, ``turns`` and ``scores`` are optional and
+``turns``/``scores`` are ignored (they are recomputed by the replay);
+``options``, ``players``, ``date``, ``termination``, ``position``,
+``comments`` and ``tags`` are optional too. Unknown keys are an error.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from typing import Any
+
+from .. import from_position, game_class
+from ..core.game import Game
+from ..core.outcome import Termination
+from ..errors import BoardlabError, GameOverError, IllegalMoveError
+from .errors import RecordError
+from .model import (
+    UNKNOWN_DATE,
+    Problem,
+    Record,
+    assemble,
+    continues_turn,
+    describe,
+    result_words,
+    settle_result,
+)
+
+FORMAT = "boardlab-record"
+VERSION = 1
+_KEYS = {"format", "version", "game", "size", "options", "players", "date", "result",
+         "termination", "position", "moves", "turns", "comments", "tags", "scores"}
+
+
+def to_dict(record: Record) -> dict[str, Any]:
+    """The record as a JSON-ready dict."""
+    outcome = record.outcome
+    bounds = [*record.turn_starts, len(record.moves)]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": record.name,
+        "size": record.size,
+        "options": record.options,
+        "players": dict(record.players),
+        "date": record.date,
+        "result": record.result,
+        "termination": record.termination.value if record.termination else None,
+        "position": record.start,
+        "moves": list(record.moves),
+        "turns": [list(range(a, b)) for a, b in pairwise(bounds)],
+        "comments": {str(k): v for k, v in sorted(record.comments.items())},
+        "tags": record.extra_tags,
+        "scores": outcome.scores if outcome is not None else None,
+    }
+
+
+def to_json(record: Record, indent: int | None = 2) -> str:
+    """The record as JSON text."""
+    return json.dumps(to_dict(record), indent=indent, ensure_ascii=False)
+
+
+def _want(data: dict, key: str, kind: type | tuple, required: bool = False) -> Any:
+    if key not in data or data[key] is None:
+        if required:
+            raise RecordError(f"missing {key!r}", where=key)
+        return None
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(f"must be {name}, got {value!r}", where=key)
+    return value
+
+
+def from_dict(data: dict[str, Any]) -> Record:
+    """A record from :func:`to_dict`'s shape; replays and checks like :func:`parse`."""
+    if not isinstance(data, dict):
+        raise RecordError("a JSON record must be an object")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise RecordError(f"unknown key(s): {', '.join(unknown)}")
+    if data.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"not a {FORMAT}: {data['format']!r}", where="format")
+    if data.get("version", VERSION) != VERSION:
+        raise RecordError(f"unsupported version {data['version']!r}", where="version")
+    name = _want(data, "game", str, required=True)
+    try:
+        cls = game_class(name)
+    except BoardlabError as exc:
+        raise RecordError(str(exc), where="game") from None
+    position = _want(data, "position", str)
+    options = _want(data, "options", dict) or {}
+    size = _want(data, "size", int)
+    start: Game
+    if position is not None:
+        try:
+            start = from_position(position)
+        except BoardlabError as exc:
+            raise RecordError(f"bad position: {exc}", where="position") from None
+        position = start.position()
+        if start.name != cls.name:
+            raise RecordError(f"a {start.name} position in a {cls.name} record",
+                              where="position")
+        if size is not None and size != start.size:
+            raise RecordError(f"size {size} but the position is {start.size}x{start.size}",
+                              where="size")
+        for key, value in options.items():
+            if start.options.get(key, object()) != value:
+                raise RecordError(f"option {key}={value!r} contradicts the position",
+                                  where="options")
+    else:
+        try:
+            start = cls(size, **options)
+        except BoardlabError as exc:
+            raise RecordError(str(exc), where="options" if options else "size") from None
+    moves = _want(data, "moves", list, required=True)
+    result = _want(data, "result", str, required=True)
+    if result not in result_words(cls):
+        raise RecordError(f"bad result {result!r}: use {', '.join(result_words(cls))}",
+                          where="result")
+    termination = None
+    term_text = _want(data, "termination", str)
+    if term_text is not None:
+        try:
+            termination = Termination(term_text)
+        except ValueError:
+            raise RecordError(f"bad termination {term_text!r}", where="termination") from None
+    game = start.copy()
+    turn_starts: list[int] = []
+    new_turn = True
+    for i, move in enumerate(moves):
+        where = f"moves[{i}]"
+        if not isinstance(move, str):
+            raise RecordError(f"a move must be a string, got {move!r}", where=where)
+        if game.is_over:
+            raise RecordError(f"move {move!r} after the end of the game "
+                              f"({describe(game.outcome)})", where=where)
+        mover = game.to_move
+        try:
+            action = game.string_to_action(move)
+            game.apply_action(action)
+        except (GameOverError, IllegalMoveError) as exc:
+            raise RecordError(f"illegal move {move!r}: {exc.reason}", where=where) from None
+        if new_turn:
+            turn_starts.append(i)
+        new_turn = not continues_turn(game, mover, game.action_to_string(action))
+    try:
+        result, termination = settle_result(game, result, termination)
+    except Problem as exc:
+        raise RecordError(exc.reason, where=exc.field) from None
+    comments_in = _want(data, "comments", dict) or {}
+    comments: dict[int, str] = {}
+    for key, text in comments_in.items():
+        if not (isinstance(key, str) and key.isdigit()) or not isinstance(text, str):
+            raise RecordError(f"comments map a ply number to text, got {key!r}: {text!r}",
+                              where="comments")
+        comments[int(key)] = text
+    tags = _want(data, "tags", dict) or {}
+    for key, value in tags.items():
+        if not isinstance(value, str):
+            raise RecordError(f"tag {key!r} must be a string", where="tags")
+    players = _want(data, "players", dict) or {}
+    try:
+        return assemble(game, start=position, turn_starts=turn_starts, players=players,
+                        date=_want(data, "date", str) or UNKNOWN_DATE, result=result,
+                        termination=termination, extra=tags, comments=comments)
+    except RecordError as exc:
+        raise RecordError(exc.reason, where="record") from None
+
+
+def from_json(data: str | bytes | dict[str, Any]) -> Record:
+    """A record from JSON text (or an already decoded dict)."""
+    if isinstance(data, dict):
+        return from_dict(data)
+    try:
+        decoded = json.loads(data)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    return from_dict(decoded)

@@ -1,0 +1,472 @@
+"""The text record format: parse and format (docs/records.md).
+
+Parsing replays every move and checks the result; any problem raises a
+:class:`RecordError` with the line and column where it was found.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from typing import Any
+
+from .. import GAMES, from_position, game_class
+from ..core import grid
+from ..core.game import Game
+from ..core.outcome import Termination
+from ..errors import BoardlabError, GameOverError, IllegalMoveError, OptionError
+from .errors import RecordError
+from .model import (
+    UNFINISHED,
+    UNKNOWN_DATE,
+    Problem,
+    Record,
+    assemble,
+    check_date,
+    continues_turn,
+    describe,
+    format_option,
+    option_tag,
+    parse_option,
+    player_tag,
+    result_words,
+    settle_result,
+)
+
+WIDTH = 80
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_TURN_NUMBER = re.compile(r"([0-9]+)\.")
+_ALL_RESULTS = ("black", "white", "blue", "orange", "draw", "*")
+
+
+class _Text:
+    """The text being read, with offset -> (line, column) and error helpers."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.pos = 0
+
+    def where(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    def error(self, offset: int, reason: str) -> RecordError:
+        line, column = self.where(offset)
+        return RecordError(reason, line, column)
+
+    def skip_blanks(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        self.pos = pos
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self.text)
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def line_end(self, offset: int) -> int:
+        end = self.text.find("\n", offset)
+        return len(self.text) if end < 0 else end
+
+
+# ---------------------------------------------------------------- tags
+def _read_tag(src: _Text) -> tuple[str, str, int, int]:
+    """Read ``[Name "value"]`` at src.pos (a '['): name, value, name and value offsets."""
+    text = src.text
+    start = src.pos
+    end = src.line_end(start)
+    pos = start + 1
+    while pos < end and text[pos] in " \t":
+        pos += 1
+    m = _TAG_NAME.match(text, pos, end)
+    if m is None:
+        raise src.error(pos, "malformed tag: expected a tag name (letters, digits, _) "
+                             "after '['")
+    name, name_at = m.group(0), pos
+    pos = m.end()
+    blanks = pos
+    while pos < end and text[pos] in " \t":
+        pos += 1
+    if pos >= end or text[pos] != '"':
+        if pos == blanks and pos < end and text[pos] != "]":
+            raise src.error(pos, f"malformed tag: expected a blank after the tag name {name!r}")
+        raise src.error(pos, f"malformed tag {name!r}: the value must be in double quotes")
+    quote = pos
+    pos += 1
+    value: list[str] = []
+    while True:
+        if pos >= end:
+            raise src.error(quote, f"malformed tag {name!r}: the value has no closing '\"'")
+        ch = text[pos]
+        if ch == "\\" and pos + 1 < end and text[pos + 1] in '"\\':
+            value.append(text[pos + 1])
+            pos += 2
+            continue
+        if ch == '"':
+            break
+        value.append(ch)
+        pos += 1
+    pos += 1
+    while pos < end and text[pos] in " \t":
+        pos += 1
+    if pos >= end or text[pos] != "]":
+        raise src.error(pos, f"malformed tag {name!r}: expected ']' after the value")
+    pos += 1
+    while pos < end and text[pos] in " \t":
+        pos += 1
+    if pos < end:
+        raise src.error(pos, f"malformed tag {name!r}: unexpected text after ']' "
+                             "(one tag per line)")
+    src.pos = pos
+    return name, "".join(value), name_at, quote + 1
+
+
+class _Tags:
+    """The tags of one game, in order, with where each value starts."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+        self.at: dict[str, int] = {}
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name)
+
+    def pop(self, name: str) -> str | None:
+        return self.values.pop(name, None)
+
+
+def _read_tags(src: _Text) -> tuple[_Tags, int]:
+    tags = _Tags()
+    first = src.pos
+    while True:
+        src.skip_blanks()
+        if src.peek() != "[":
+            return tags, first
+        name, value, name_at, value_at = _read_tag(src)
+        if name in tags.values:
+            line, _ = src.where(tags.at[name])
+            raise src.error(name_at, f"duplicate tag {name!r} (first given on line {line}; "
+                                     "is the result of the game before missing?)")
+        tags.values[name] = value
+        tags.at[name] = value_at
+
+
+# ---------------------------------------------------------------- the start
+def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
+    """The game the moves start from, from Game, Size, option and Position tags."""
+    values, at = tags.values, tags.at
+    name = values.get("Game")
+    position = values.get("Position")
+    cls: type[Game] | None = None
+    if name is not None:
+        try:
+            cls = game_class(name)
+        except OptionError:
+            raise src.error(at["Game"], f"unknown game {name!r} "
+                                        f"(games: {', '.join(GAMES)})") from None
+    elif position is None:
+        raise src.error(first, "missing Game tag: a record starts with [Game \"name\"]")
+    pos_game: Game | None = None
+    if position is not None:
+        try:
+            pos_game = from_position(position)
+        except BoardlabError as exc:
+            raise src.error(at["Position"], f"bad Position: {exc}") from None
+        if cls is not None and pos_game.name != cls.name:
+            raise src.error(at["Position"], f"Position is a {pos_game.name} position but "
+                                            f"Game is {cls.name!r}")
+        cls = type(pos_game)
+    assert cls is not None
+    size: int | None = None
+    if "Size" in values:
+        text = values["Size"]
+        if not re.fullmatch(r"[0-9]+", text):
+            raise src.error(at["Size"], f"bad size {text!r}: not a whole number")
+        size = int(text)
+        if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
+            raise src.error(at["Size"], f"bad size {text!r}: {cls.name} boards are "
+                                        f"{grid.MIN_SIZE}..{grid.MAX_SIZE}")
+        if pos_game is not None and pos_game.size != size:
+            raise src.error(at["Size"], f"Size {size} but the Position is "
+                                        f"{pos_game.size}x{pos_game.size}")
+    options: dict[str, Any] = {}
+    for key, default in cls.option_defaults.items():
+        tag = option_tag(key)
+        if tag not in values:
+            continue
+        try:
+            options[key] = parse_option(values[tag], default)
+        except ValueError as exc:
+            raise src.error(at[tag], f"bad {tag}: {exc}") from None
+        if pos_game is not None and pos_game.options[key] != options[key]:
+            raise src.error(at[tag], f"{tag} {values[tag]!r} contradicts the Position "
+                                     f"({key}={format_option(pos_game.options[key])})")
+    for other in ("Pie", "Komi"):
+        if other in values and other not in (option_tag(k) for k in cls.option_defaults):
+            raise src.error(at[other], f"{cls.name} has no {other.lower()} option "
+                                       f"(the {other} tag does not apply)")
+    if pos_game is not None:
+        return pos_game, pos_game.position()
+    try:
+        return cls(size, **options), None
+    except OptionError as exc:
+        raise src.error(first, str(exc)) from None
+
+
+# ---------------------------------------------------------------- the moves
+def _read_word(src: _Text) -> tuple[str, int]:
+    text, start = src.text, src.pos
+    pos = start
+    while pos < len(text) and not text[pos].isspace() and text[pos] not in "{}[":
+        pos += 1
+    src.pos = pos
+    return text[start:pos], start
+
+
+def _read_comment(src: _Text) -> str:
+    text, start = src.text, src.pos
+    pos = start + 1
+    while True:
+        if pos >= len(text):
+            raise src.error(start, "unterminated comment: '{' without a closing '}'")
+        ch = text[pos]
+        if ch == "}":
+            break
+        if ch == "{":
+            raise src.error(pos, "'{' inside a comment: comments cannot nest")
+        pos += 1
+    src.pos = pos + 1
+    return " ".join(text[start + 1:pos].split())
+
+
+def _parse_one(src: _Text) -> Record:
+    """Read one game at src.pos (tags first)."""
+    tags, first = _read_tags(src)
+    if not tags.values:
+        raise src.error(src.pos, "expected a game's tags (a record starts with "
+                                 "[Game \"name\"])")
+    start, position = _start_game(src, tags, first)
+    game = start.copy()
+    cls = type(game)
+    words = result_words(cls)
+    # Result and Termination tags are checked before the moves so that a bad
+    # tag is reported as such, not as a replay problem.
+    result_tag = tags.get("Result")
+    if result_tag is not None and result_tag not in words:
+        raise src.error(tags.at["Result"], f"bad Result {result_tag!r}: use "
+                                           f"{', '.join(words[:-1])} or *")
+    termination: Termination | None = None
+    if "Termination" in tags.values:
+        try:
+            termination = Termination(tags.values["Termination"])
+        except ValueError:
+            known = ", ".join(t.value for t in Termination)
+            raise src.error(tags.at["Termination"], f"bad Termination "
+                            f"{tags.values['Termination']!r}: use one of {known}") from None
+    if "Date" in tags.values:
+        try:
+            check_date(tags.values["Date"])
+        except ValueError as exc:
+            raise src.error(tags.at["Date"], f"bad Date: {exc}") from None
+
+    comments: dict[int, str] = {}
+    turn_starts: list[int] = []
+    turn = 1
+    turn_open = False       # inside a turn (after its first move)
+    numbered_at: int | None = None  # offset of this turn's number, if given
+    while True:
+        src.skip_blanks()
+        if src.at_end():
+            raise src.error(src.pos, "missing result: the moves must end with "
+                                     f"{', '.join(words[:-1])} or *")
+        ch = src.peek()
+        if ch == "{":
+            note = _read_comment(src)
+            if note:
+                ply = len(game)
+                comments[ply] = f"{comments[ply]} {note}" if ply in comments else note
+            continue
+        if ch == "}":
+            raise src.error(src.pos, "'}' without a matching '{'")
+        if ch == "[":
+            raise src.error(src.pos, "missing result before the next tag: the moves must "
+                                     f"end with {', '.join(words[:-1])} or *")
+        word, at = _read_word(src)
+        m = _TURN_NUMBER.match(word)
+        if m is not None:
+            number = int(m.group(1))
+            if turn_open:
+                raise src.error(at, f"turn number '{word[:m.end()]}' in the middle of turn "
+                                    f"{turn}: {game.to_move} has not finished it")
+            if numbered_at is not None:
+                raise src.error(at, f"turn number '{word[:m.end()]}' given twice")
+            if number != turn:
+                raise src.error(at, f"turn number '{word[:m.end()]}' should be '{turn}.'")
+            numbered_at = at
+            if m.end() == len(word):
+                continue
+            word, at = word[m.end():], at + m.end()
+        if word in _ALL_RESULTS:
+            if numbered_at is not None:
+                raise src.error(numbered_at, f"turn number '{turn}.' has no move after it")
+            if word not in words:
+                raise src.error(at, f"result {word!r} is not a {cls.name} result (use "
+                                    f"{', '.join(words[:-1])} or *)")
+            if result_tag is not None and word != result_tag:
+                raise src.error(at, f"result {word!r} does not match the Result tag "
+                                    f"{result_tag!r}")
+            try:
+                result, term = settle_result(game, word, termination)
+            except Problem as exc:
+                offset = tags.at["Termination"] if exc.field == "termination" else at
+                raise src.error(offset, exc.reason) from None
+            return _finish(src, tags, game, position, turn_starts, comments, result, term)
+        move = word
+        if word.lower() == "mark":
+            # "mark c3" is one move written as two words
+            save = src.pos
+            src.skip_blanks()
+            nxt = src.peek()
+            if nxt and nxt not in "{}[":
+                follow, _ = _read_word(src)
+                if follow in _ALL_RESULTS or _TURN_NUMBER.match(follow):
+                    src.pos = save
+                else:
+                    move = f"{word} {follow}"
+            else:
+                src.pos = save
+        if game.is_over:
+            raise src.error(at, f"move {move!r} after the end of the game "
+                                f"({describe(game.outcome)})")
+        mover = game.to_move
+        try:
+            action = game.string_to_action(move)
+            game.apply_action(action)
+        except GameOverError as exc:  # pragma: no cover - is_over was checked
+            raise src.error(at, f"illegal move {move!r}: {exc.reason}") from None
+        except IllegalMoveError as exc:
+            raise src.error(at, f"illegal move {move!r}: {exc.reason}") from None
+        if not turn_open:
+            turn_starts.append(len(game) - 1)
+        numbered_at = None
+        turn_open = continues_turn(game, mover, game.action_to_string(action))
+        if not turn_open:
+            turn += 1
+
+
+def _finish(src: _Text, tags: _Tags, game: Game, position: str | None,
+            turn_starts: list[int], comments: dict[int, str], result: str,
+            termination: Termination | None) -> Record:
+    cls = type(game)
+    values = dict(tags.values)
+    players = {c: values.get(player_tag(c), "?") for c in cls.colors}
+    date = values.get("Date", UNKNOWN_DATE)
+    standard = {"Game", "Size", "Date", "Result", "Termination", "Position",
+                *(option_tag(k) for k in cls.option_defaults),
+                *(player_tag(c) for c in cls.colors)}
+    extra = {k: v for k, v in values.items() if k not in standard}
+    try:
+        return assemble(game, start=position, turn_starts=turn_starts, players=players,
+                        date=date, result=result, termination=termination, extra=extra,
+                        comments=comments)
+    except RecordError as exc:  # pragma: no cover - values were checked on the way
+        raise src.error(src.pos, exc.reason) from None
+
+
+# ---------------------------------------------------------------- public API
+def parse_all(text: str) -> list[Record]:
+    """Every game in ``text`` (possibly none), replayed and checked."""
+    if not isinstance(text, str):
+        raise TypeError("parse_all() needs a str")
+    src = _Text(text)
+    records: list[Record] = []
+    while True:
+        src.skip_blanks()
+        if src.at_end():
+            return records
+        if src.peek() != "[":
+            raise src.error(src.pos, "expected a game's tags (a record starts with "
+                                     "[Game \"name\"])")
+        records.append(_parse_one(src))
+
+
+def parse(text: str) -> Record:
+    """The one game in ``text``; RecordError if there is none or more than one."""
+    if not isinstance(text, str):
+        raise TypeError("parse() needs a str")
+    src = _Text(text)
+    src.skip_blanks()
+    if src.at_end():
+        raise src.error(src.pos, "no game found: the text is empty")
+    if src.peek() != "[":
+        raise src.error(src.pos, "expected a game's tags (a record starts with "
+                                 "[Game \"name\"])")
+    record = _parse_one(src)
+    src.skip_blanks()
+    if not src.at_end():
+        raise src.error(src.pos, "more than one game: use parse_all() to read several")
+    return record
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _units(record: Record) -> list[str]:
+    """The move text as unbreakable units (a turn number sticks to its first move)."""
+    units: list[str] = []
+
+    def comment(ply: int) -> None:
+        note = record.comments.get(ply)
+        if note:
+            words = note.split()
+            words[0] = "{" + words[0]
+            words[-1] += "}"
+            units.extend(words)
+
+    comment(0)
+    starts = set(record.turn_starts)
+    turn = 0
+    for i, move in enumerate(record.moves):
+        if i in starts:
+            turn += 1
+            units.append(f"{turn}. {move}")
+        else:
+            units.append(move)
+        comment(i + 1)
+    units.append(record.result)
+    return units
+
+
+def _wrap(units: Iterable[str], width: int = WIDTH) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for unit in units:
+        if not line:
+            line = unit
+        elif len(line) + 1 + len(unit) <= width:
+            line += " " + unit
+        else:
+            lines.append(line)
+            line = unit
+    if line:
+        lines.append(line)
+    return lines
+
+
+def format_record(record: Record) -> str:
+    """The record as text: tags, a blank line, the moves; lines fit in 80 columns."""
+    tag_lines = [f"[{name} {_quote(value)}]" for name, value in record.tags.items()]
+    return "\n".join(tag_lines) + "\n\n" + "\n".join(_wrap(_units(record))) + "\n"
+
+
+def format_all(records: Iterable[Record]) -> str:
+    """Several records, separated by blank lines (parse_all reads them back)."""
+    return "\n".join(format_record(r) for r in records)
+
+
+__all__ = ["UNFINISHED", "format_all", "format_record", "parse", "parse_all"]

@@ -1,0 +1,386 @@
+"""The ``boardlab`` command as a real process: pexpect for play, subprocess for the rest.
+
+Games are driven by reading the ``moves`` output and typing one of the listed
+moves, so nothing depends on an engine's choices beyond the seed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+import boardlab
+from boardlab import records
+
+BIN = Path(sys.executable).parent / "boardlab"
+COMMAND = [str(BIN)] if BIN.exists() else [sys.executable, "-m", "boardlab"]
+ENV = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "PYTHONIOENCODING": "utf-8"}
+PROMPT = r"(\d+)\. (black|white|blue|orange) \(human\)> "
+OVER = r"game over> "
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], env=ENV, encoding="utf-8",
+                          timeout=30, dimensions=(60, 140))
+    return child
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*COMMAND, *args], capture_output=True, text=True, env=ENV,
+                          input=stdin, timeout=60, check=False)
+
+
+def wait(child: pexpect.spawn) -> int:
+    """Wait for a prompt: 0 a move prompt, 1 game over."""
+    return child.expect([PROMPT, OVER])
+
+
+def legal_moves(child: pexpect.spawn) -> list[str]:
+    child.sendline("moves")
+    assert wait(child) == 0
+    text = child.before
+    m = re.search(r"legal moves \((\d+)\):\r?\n", text)
+    assert m, text
+    block = text[m.end():]
+    moves = [w for w in re.split(r"\s{2,}|\r?\n", block) if w.strip()]
+    moves = [w.strip() for w in moves if not w.strip().startswith("...")]
+    assert len(moves) == int(m.group(1)), (moves, text)
+    return moves
+
+
+def finish_game(child: pexpect.spawn, rng: random.Random, choose=None,
+                limit: int = 400) -> list[str]:
+    """Type moves until the game ends; returns the moves typed."""
+    typed: list[str] = []
+    state = wait(child)
+    while state == 0:
+        assert len(typed) < limit, "game did not end"
+        moves = legal_moves(child)
+        move = choose(moves, typed) if choose else rng.choice(moves)
+        child.sendline(move)
+        typed.append(move)
+        state = wait(child)
+    return typed
+
+
+def quit_(child: pexpect.spawn) -> None:
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+# ---------------------------------------------------------------- whole games
+def _yugo_policy(moves: list[str], typed: list[str]) -> str:
+    """Exercise yugo's whole ending: take the button, pass, mark, done, accept."""
+    for wanted in ("accept", "button"):
+        if wanted in moves:
+            return wanted
+    marks = [m for m in moves if m.startswith("mark ")]
+    if marks and not any(t.startswith("mark ") for t in typed):
+        return marks[0]
+    if "done" in moves:
+        return "done"
+    if len(typed) >= 6 and "pass" in moves:
+        return "pass"
+    placements = [m for m in moves if m not in ("pass",)]
+    return random.Random(len(typed)).choice(placements)
+
+
+@pytest.mark.parametrize("name", ["robble", "implo", "pilo", "vimbre"])
+def test_whole_game_human_against_random(name, tmp_path):
+    rng = random.Random(7)
+    child = spawn("play", name, "--size", "4", "--white", "random", "--seed", "3",
+                  "--no-color")
+    typed = finish_game(child, rng)
+    assert typed
+    assert "game over:" in child.before
+    path = tmp_path / f"{name}.rec"
+    child.sendline(f"save {path}")
+    assert wait(child) == 1
+    assert "saved" in child.before
+    quit_(child)
+    [record] = records.read(path)
+    assert record.name == name and record.size == 4
+    assert record.game.is_over and record.result == record.game.outcome.winner
+    human_color = boardlab.game_class(name).colors[0]
+    assert record.players[human_color] in ("human", "random")  # swapped seats if a swap
+    assert all(move in record.moves for move in typed)
+    done = run("check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "1 game OK" in done.stdout
+
+
+def test_whole_yugo_game_two_humans_with_komi_and_marking(tmp_path):
+    child = spawn("play", "yugo", "--size", "4", "--black", "human", "--white", "human",
+                  "--no-color")
+    child.expect(r"name the komi .*\[0\]: ")
+    child.sendline("two")
+    child.expect("komi must be a whole number")
+    child.expect(r"\[0\]: ")
+    child.sendline("3")
+    child.expect(r"play black or white\? \[white\]: ")
+    child.sendline("white")
+    typed = finish_game(child, random.Random(1), choose=_yugo_policy)
+    assert "accept" in typed and "done" in typed
+    path = tmp_path / "yugo.rec"
+    child.sendline(f"save {path}")
+    assert wait(child) == 1
+    quit_(child)
+    [record] = records.read(path)
+    assert record.options == {"komi": 3}
+    assert record.moves == typed
+    text = path.read_text()
+    assert "[Komi \"3\"]" in text and " done " in text.replace("\n", " ")
+    done = run("check", str(path))
+    assert done.returncode == 0
+
+
+def test_implo_resolutions_are_typed_within_one_turn():
+    # a4 is a corner: after enough stones, patches appear and must be resolved
+    child = spawn("play", "implo", "--size", "4", "--black", "human", "--white", "human",
+                  "--no-pie", "--no-color")
+    seen_mid_turn = False
+    rng = random.Random(4)
+    state = wait(child)
+    while state == 0:
+        number = child.match.group(1)
+        moves = legal_moves(child)
+        if all(m.startswith("@") for m in moves):
+            seen_mid_turn = True
+            child.sendline("c3")  # a placement while resolving is refused with a reason
+            assert wait(child) == 0
+            assert "illegal move 'c3'" in child.before
+            assert child.match.group(1) == number   # still the same turn
+        child.sendline(rng.choice(moves))
+        state = wait(child)
+    assert seen_mid_turn
+    quit_(child)
+
+
+# ---------------------------------------------------------------- input handling
+def test_illegal_and_malformed_input_get_a_reason_and_a_new_prompt():
+    child = spawn("play", "robble", "--size", "5", "--white", "human", "--no-color")
+    assert wait(child) == 0
+    child.sendline("c3")
+    assert wait(child) == 0
+    assert child.match.group(2) == "white"
+    for line, reason in [("c3", "illegal move 'c3': c3 is occupied"),
+                         ("z9", "illegal move 'z9': malformed"),
+                         ("hello world", "type help for the commands"),
+                         ("save", "usage: save FILE"),
+                         ("", ""),
+                         ("swapp", "malformed")]:
+        child.sendline(line)
+        assert wait(child) == 0, line
+        assert reason in child.before, (line, child.before)
+        assert child.match.group(2) == "white"
+    child.sendline("help")
+    assert wait(child) == 0
+    assert "resign" in child.before and "robble moves" in child.before
+    child.sendline("save /nonexistent-dir/x.rec")
+    assert wait(child) == 0
+    assert "cannot save" in child.before
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_undo_takes_back_the_engine_reply_too():
+    child = spawn("play", "robble", "--size", "4", "--seed", "5", "--no-pie", "--no-color")
+    assert wait(child) == 0
+    child.sendline("b2")
+    assert wait(child) == 0
+    assert re.search(r"2\. white \(random\): [a-d][1-4]", child.before)
+    assert len(legal_moves(child)) in (14, 15)  # b2 and the reply (one may be pushed off)
+    child.sendline("undo")
+    assert wait(child) == 0
+    assert "took back: b2 " in child.before
+    assert child.match.group(1) == "1"
+    assert len(legal_moves(child)) == 16
+    child.sendline("undo")
+    assert wait(child) == 0
+    assert "nothing to undo" in child.before
+    child.sendline("hint")
+    assert wait(child) == 0
+    assert re.search(r"hint from the random engine .*: [a-d][1-4]", child.before)
+    quit_(child)
+
+
+def test_pie_swap_exchanges_the_seats(tmp_path):
+    child = spawn("play", "robble", "--size", "5", "--black", "random", "--white", "human",
+                  "--seed", "2", "--no-color")
+    assert wait(child) == 0
+    assert "may play swap" in child.before
+    child.sendline("swap")
+    # the engine now holds white and moves at once; the human plays black
+    assert wait(child) == 0
+    assert child.match.group(2) == "black"
+    assert "black: human  white: random" in child.before
+    path = tmp_path / "swap.rec"
+    child.sendline(f"save {path}")
+    assert wait(child) == 0
+    child.sendline("resign")
+    assert wait(child) == 1
+    assert "black (human) resigns: white (random) wins" in child.before
+    child.sendline(f"save {tmp_path / 'resigned.rec'}")
+    assert wait(child) == 1
+    quit_(child)
+    [record] = records.read(path)
+    assert record.moves[1] == "swap" and record.result == "*"
+    assert record.players == {"black": "human", "white": "random"}
+    [resigned] = records.read(tmp_path / "resigned.rec")
+    assert resigned.result == "white" and resigned.termination.value == "resignation"
+
+
+def test_yugo_engine_names_komi_and_human_may_take_black():
+    child = spawn("play", "yugo", "--size", "4", "--black", "random", "--white", "human",
+                  "--seed", "1", "--no-color")
+    child.expect("black \\(random\\) names komi 0")
+    child.expect(r"play black or white\? \[white\]: ")
+    child.sendline("maybe")
+    child.expect("answer black or white")
+    child.sendline("black")
+    child.expect("black is now human, white random")
+    assert wait(child) == 0
+    assert child.match.group(1, 2) == ("1", "black")
+    quit_(child)
+
+
+def test_engine_against_engine_plays_to_the_end():
+    child = spawn("play", "pilo", "--size", "4", "--black", "random", "--white", "random",
+                  "--seed", "9", "--no-color")
+    assert wait(child) == 1
+    assert "game over: " in child.before and "blue (random)" in child.before
+    quit_(child)
+
+
+def test_bad_options_exit_with_a_message():
+    done = run("play", "vimbre", "--no-pie")
+    assert done.returncode == 2 and "vimbre has no pie rule" in done.stderr
+    done = run("play", "robble", "--komi", "3")
+    assert done.returncode == 2 and "robble has no komi" in done.stderr
+    done = run("play", "chess")
+    assert done.returncode == 2 and "unknown game 'chess'" in done.stderr
+    done = run("play", "robble", "--white", "deepblue")
+    assert done.returncode == 2 and "unknown player 'deepblue'" in done.stderr
+    done = run("play", "robble", "--size", "3")
+    assert done.returncode == 2 and "size 3" in done.stderr
+
+
+# ---------------------------------------------------------------- replay / check / rules
+SAMPLE = """[Game "robble"]
+[Size "4"]
+[Pie "yes"]
+[Black "Ann"]
+[White "Bo"]
+[Date "2025.01.02"]
+[Result "*"]
+
+1. b2 {opening} 2. swap 3. c3 4. a1 *
+"""
+
+
+def test_replay_shows_positions(tmp_path):
+    path = tmp_path / "game.rec"
+    path.write_text(SAMPLE)
+    done = run("replay", str(path), "--no-color")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "robble 4x4 · black Ann, white Bo" in out
+    assert out.count("-- ply") == 5  # the start, after each of 4 turns
+    assert "after 2. swap" in out and "{opening}" in out
+    done = run("replay", str(path), "--ply", "3", "--no-color")
+    assert done.returncode == 0
+    assert "-- ply 3: after 3. c3" in done.stdout and "(○)" in done.stdout
+    assert done.stdout.count("-- ply") == 1
+    done = run("replay", str(path), "--ply", "9")
+    assert done.returncode == 2 and "outside 0..4" in done.stderr
+    two = tmp_path / "two.rec"
+    two.write_text(SAMPLE + "\n" + SAMPLE.replace("Ann", "Cy"))
+    done = run("replay", str(two), "--game", "2", "--ply", "0")
+    assert done.returncode == 0 and "black Cy" in done.stdout
+    assert run("replay", str(two), "--game", "3").returncode == 2
+
+
+BAD_FILES = {
+    "malformed-tag": ('[Game robble]\n\n1. c3 *\n', "line 1, column 7: malformed tag 'Game'"),
+    "unknown-game": ('[Game "chess"]\n[Result "*"]\n\n1. e4 *\n',
+                     "line 1, column 8: unknown game 'chess'"),
+    "illegal-move": (SAMPLE.replace("4. a1", "4. c3"),
+                     "line 9, column 34: illegal move 'c3': c3 is occupied"),
+    "no-result": (SAMPLE.replace("4. a1 *", "4. a1"), "line 10, column 1: missing result"),
+    "wrong-result": (SAMPLE.replace('[Result "*"]', '[Result "black"]').replace("a1 *", "a1 black"),
+                     "line 9, column 37: result 'black' but the game is not over"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_check_rejects_bad_records(tmp_path, case):
+    text, expected = BAD_FILES[case]
+    path = tmp_path / f"{case}.rec"
+    path.write_text(text)
+    done = run("check", str(path))
+    assert done.returncode == 1
+    assert f"boardlab: {path}: {expected}" in done.stderr, done.stderr
+
+
+def test_check_many_files_and_missing_ones(tmp_path):
+    good = tmp_path / "good.rec"
+    good.write_text(SAMPLE + "\n" + SAMPLE)
+    done = run("check", str(good))
+    assert done.returncode == 0 and "2 games OK" in done.stdout
+    empty = tmp_path / "empty.rec"
+    empty.write_text("\n")
+    done = run("check", str(good), str(empty), str(tmp_path / "missing.rec"))
+    assert done.returncode == 2
+    assert "no games found" in done.stderr and "cannot read" in done.stderr
+    assert "good.rec: 2 games OK" in done.stdout
+    binary = tmp_path / "binary.rec"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert run("check", str(binary)).returncode == 1
+
+
+def test_rules_prints_the_page_or_says_it_is_missing():
+    for name in boardlab.GAMES:
+        done = run("rules", name)
+        if done.returncode == 0:
+            assert done.stdout.startswith(name.capitalize() + "\n")
+        else:
+            assert done.returncode == 1
+            assert f"no rules page for {name}" in done.stderr
+    done = run("rules", "robble")
+    assert done.returncode == 0 and "Rules in our words" in done.stdout
+    assert run("rules", "go").returncode == 2
+
+
+def test_help_and_demo():
+    done = run("--help")
+    assert done.returncode == 0
+    for word in ("play", "replay", "check", "rules", "demo"):
+        assert word in done.stdout
+    done = run("play", "--help")
+    assert done.returncode == 0
+    for option in ("--size", "--no-pie", "--komi", "--black", "--white", "--no-color"):
+        assert option in done.stdout
+    done = run("demo", "robble", "--size", "4", "--seed", "1")
+    assert done.returncode == 0 and "== robble 4x4" in done.stdout
+
+
+def test_a_missing_rules_page_is_reported(monkeypatch, tmp_path, capsys):
+    from boardlab import rules
+    from boardlab.cli import main
+
+    monkeypatch.setattr(rules.resources, "files", lambda package: tmp_path)
+    with pytest.raises(rules.MissingRulesError, match="no rules page for yugo"):
+        rules.rules_text("yugo")
+    assert main(["rules", "yugo"]) == 1
+    assert "no rules page for yugo" in capsys.readouterr().err
