@@ -30,6 +30,7 @@ Hooks a game implements::
     _load_position(cells, player, fields)   inverse of the two above
     _render_cells() -> list[str]  one short string per point for str(game)
     _mid_turn() -> bool           (optional) the next action continues the current turn
+    _malformed_reason(text) -> str|None  (optional) a specific reason for unparseable text
     _live_scores() -> dict|None   (optional) scores to show during play
     num_distinct_actions_for(size) (classmethod)
 """
@@ -229,9 +230,12 @@ class Game:
         """The action a move string denotes (legal or not); IllegalMoveError if malformed."""
         if not isinstance(move, str):
             raise IllegalMoveError(move, "a move must be a string")
-        action = self._parse_action(move.strip().lower())
+        text = move.strip().lower()
+        action = self._parse_action(text)
         if action is None:
-            raise IllegalMoveError(move, f"malformed: not a {self.name} move on a {self.size}x{self.size} board")
+            reason = self._malformed_reason(text)
+            raise IllegalMoveError(move, f"malformed: {reason}" if reason else
+                                   f"malformed: not a {self.name} move on a {self.size}x{self.size} board")
         return action
 
     # ------------------------------------------------------------ string API
@@ -428,6 +432,11 @@ class Game:
 
     def _mid_turn(self) -> bool:
         return False
+
+    def _malformed_reason(self, text: str) -> str | None:
+        """Why ``text`` (which _parse_action rejected) is malformed, when the game can say
+        more than "not a move"."""
+        return None
 
     def _load_position(self, cells: list[str | None], player: int | None,
                        fields: dict[str, str]) -> None:
