@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab import GameOverError, IllegalMoveError, Termination
-from conftest import PLY_CAP, SIZES, play_random
+from conftest import PLY_CAP, SIZES
 
 CASES = [(name, size) for name in boardlab.GAMES for size in SIZES[name]]
 CASE_IDS = [f"{name}-{size}" for name, size in CASES]
@@ -106,7 +106,7 @@ def test_random_games_end_and_apis_agree(name, size):
     lengths = []
     for _ in range(MANY.get(name, MANY_DEFAULT)):
         game = boardlab.new_game(name, size)
-        for ply in range(PLY_CAP):
+        for ply in range(PLY_CAP):  # noqa: B007 - the count is used after the loop
             actions = game.legal_actions()
             moves = game.legal_moves()
             assert moves == [game.action_to_string(a) for a in actions]

@@ -24,6 +24,7 @@ from .errors import (
     PositionError,
     UndoError,
 )
+
 __version__ = "0.1.0"
 
 #: The games, by name. Each lives in ``boardlab.games.<name>`` as a class

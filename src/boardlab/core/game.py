@@ -37,8 +37,9 @@ Hooks a game implements::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
 from . import grid
@@ -283,7 +284,7 @@ class Game:
         return f"{who} by {out.termination.value}"
 
     # ------------------------------------------------------------ copying
-    def copy(self, history: bool = True) -> "Game":
+    def copy(self, history: bool = True) -> Game:
         """An independent copy. With ``history=False`` the copy starts a fresh
         history (cheaper; its ``undo()`` cannot go behind the copy point), which
         is what search wants for playouts."""
@@ -303,10 +304,10 @@ class Game:
         new.__dict__ = d
         return new
 
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict) -> "Game":
+    def __deepcopy__(self, memo: dict) -> Game:
         return self.copy()
 
     # ------------------------------------------------------------ position text
@@ -320,7 +321,7 @@ class Game:
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, text: str) -> "Game":
+    def from_position(cls, text: str) -> Game:
         """Set up a game from :meth:`position` text. History starts empty."""
         if not isinstance(text, str):
             raise PositionError("a position must be a string")

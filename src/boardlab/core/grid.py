@@ -9,8 +9,8 @@ once per size and cached, so the games' hot loops only index tuples.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 MIN_SIZE = 4
 MAX_SIZE = 19
@@ -43,18 +43,18 @@ def parse_point(text: str, size: int) -> int | None:
     return row * size + col
 
 
-@lru_cache(maxsize=None)
+@cache
 def point_names(size: int) -> tuple[str, ...]:
     return tuple(point_name(i, size) for i in range(size * size))
 
 
-@lru_cache(maxsize=None)
+@cache
 def point_index(size: int) -> dict[str, int]:
     """Name -> index for every point of a board of this size."""
     return {name: i for i, name in enumerate(point_names(size))}
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     """For each point, the orthogonally adjacent points (ascending)."""
     table = []
@@ -73,7 +73,7 @@ def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-@lru_cache(maxsize=None)
+@cache
 def diagonals(size: int) -> tuple[tuple[int, ...], ...]:
     """For each point, the diagonally adjacent points (ascending)."""
     table = []
@@ -88,7 +88,7 @@ def diagonals(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-@lru_cache(maxsize=None)
+@cache
 def steps(size: int) -> tuple[tuple[int, ...], ...]:
     """``steps(size)[d][i]``: the point one step from ``i`` in DIRECTIONS[d], or -1 off board."""
     out = []
@@ -102,7 +102,7 @@ def steps(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """``rays(size)[i][d]``: the points from ``i`` (exclusive) to the edge in DIRECTIONS[d]."""
     step = steps(size)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """Why a game ended. The value is the word used in records and the UI."""
 
     SCORE = "score"            # decided by the game's score
@@ -16,9 +16,6 @@ class Termination(str, Enum):
     REPETITION = "repetition"  # robble: third occurrence of a position (draw)
     RESIGNATION = "resignation"  # set by records / play front ends, never by the rules
     TIMEOUT = "timeout"          # likewise
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from ..core import grid, pie
 from ..core.game import Game
@@ -205,7 +205,7 @@ class Robble(Game):
         return [_TOKENS.get(v, ".") for v in self._board[:-1]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _push_table(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """For each point p: the (a, b) pairs of its on-board neighbour a and the point
     b beyond a in the same direction (-1 when a is on the edge)."""
