@@ -669,7 +669,9 @@ def test_str_shows_heights():
     assert lines[0] == "   a  b  c  d  e"
     assert lines[1] == " 5 #  #  .  .  .  5"
     assert lines[3] == " 3 o2 .  .  .  .  3"
-    assert lines[-1] == "blue to move"
+    # live scores: one patch of 23 squares; the single-square groups pair off
+    # (blue a1 with one orange), the other orange single is left: orange owns it
+    assert lines[-1] == "blue to move  (blue 0, orange 23)"
 
 
 # ---------------------------------------------------------------- properties
