@@ -41,6 +41,7 @@ test: $(STAMP) chromium
 
 bench: $(STAMP)
 	$(PY) bench/playouts.py --seconds 5
+	$(PY) bench/mcts.py --seconds 2
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -1,8 +1,10 @@
 """Engines that choose moves: the :class:`Agent` protocol and a registry.
 
-Only the uniformly random engine exists for now; the AI issue registers
-stronger ones with :func:`register`. Front ends (``boardlab play``) get
-engines by name with :func:`make_agent` and ask :func:`strongest` for hints.
+Registered engines: ``random``, ``mcts`` (1 s a move) and ``level1``..``level5``
+(see docs/ai.md); :func:`make_agent` also takes MCTS specs such as
+``mcts:500`` (simulations), ``mcts:0.2s`` or ``mcts:500+2s``. Front ends
+(``boardlab play``, the web app) get engines by name and ask :func:`strongest`
+for hints.
 
 >>> import boardlab
 >>> from boardlab import ai
@@ -13,7 +15,7 @@ True
 >>> ai.make_agent("alphazero")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random)
+boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random, level1, level2, level3, level4, level5, mcts)
 """
 
 from __future__ import annotations
@@ -98,12 +100,24 @@ def describe_agent(name: str) -> str:
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """A new engine by name; OptionError for unknown names."""
     key = name.strip().lower() if isinstance(name, str) else None
+    if key is not None and key.startswith("mcts:"):
+        from .engines import make_engine
+        return make_engine(key, seed)
     if key not in _REGISTRY:
         raise OptionError(f"unknown engine {name!r} (engines: {', '.join(agent_names())})")
     return _REGISTRY[key].factory(seed)
 
 
 register("random", RandomAgent, strength=0, summary="uniformly random legal moves")
+
+
+def _register_search_engines() -> None:
+    from .engines import register_all
+
+    register_all()
+
+
+_register_search_engines()
 
 __all__ = ["Agent", "RandomAgent", "agent_names", "describe_agent", "make_agent",
            "register", "strongest"]

@@ -87,9 +87,14 @@ def _game_name(text: str) -> str:
 
 def _player(text: str) -> str:
     name = text.strip().lower()
-    if name != "human" and name not in ai.agent_names():
+    if name == "human":
+        return name
+    try:
+        ai.make_agent(name)  # registered names and MCTS specs such as mcts:500
+    except ValueError:
         raise argparse.ArgumentTypeError(
-            f"unknown player {text!r} (human or an engine: {', '.join(ai.agent_names())})")
+            f"unknown player {text!r} (human, an engine: {', '.join(ai.agent_names())}, "
+            "or an MCTS spec such as mcts:500 or mcts:0.5s)") from None
     return name
 
 
@@ -145,6 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"one of {', '.join(boardlab.GAMES)}")
     rul.set_defaults(func=_rules)
 
+    # These two have their own parsers (boardlab match -h, boardlab serve -h); main()
+    # hands them the rest of the command line.
+    sub.add_parser("match", help="play engine A against engine B: boardlab match GAME --a "
+                   "ENGINE --b ENGINE --games N [--jobs J]", add_help=False)
+    sub.add_parser("serve", help="serve the browser app (what make run does): boardlab serve "
+                   "[--host H] [--port P] [--db PATH]", add_help=False)
+
     demo = sub.add_parser("demo", help="play a random game of each kind and print it")
     demo.add_argument("games", nargs="*", metavar="GAME", type=_game_name,
                       help=f"any of {', '.join(boardlab.GAMES)} (default: all)")
@@ -155,6 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["match"]:
+        from ..ai.match import main as match_main
+        return match_main(argv[1:])
+    if argv[:1] == ["serve"]:
+        from ..web.__main__ import main as serve_main
+        return serve_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

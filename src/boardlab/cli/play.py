@@ -180,7 +180,7 @@ class Session:
                 self.say("answer black or white")
         else:
             hook = getattr(second.agent, "choose_color", None)
-            pick = hook(komi) if hook else "white"
+            pick = hook(komi, self.game.size) if hook else "white"
             self.say(f"white ({second.spec}) {'keeps white' if pick == 'white' else 'takes black'}")
         if pick == "black":
             self.people.reverse()

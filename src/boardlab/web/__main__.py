@@ -8,7 +8,7 @@ import sys
 
 def build_parser() -> argparse.ArgumentParser:
     from . import DEFAULT_DB
-    p = argparse.ArgumentParser(prog="python -m boardlab.web",
+    p = argparse.ArgumentParser(prog="boardlab serve",
                                 description="Play Implo, Yugo, Pilo, Vimbre and Robble in the browser.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")

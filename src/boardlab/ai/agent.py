@@ -1,0 +1,76 @@
+"""The base class of the AI engines.
+
+``boardlab.ai`` (its ``__init__``) owns the public :class:`~boardlab.ai.Agent`
+protocol (``name`` and ``choose(game) -> str``), RandomAgent and the registry.
+The engines here satisfy that protocol and add the integer interface search
+code wants:
+
+* ``choose(game) -> str`` / ``choose_move(game) -> str``: a legal move in
+  notation for the color to move (``game`` is never modified);
+* ``choose_action(game) -> int``: the same move as an integer action;
+* ``reset()``: forget anything kept between moves (a new game starts);
+* ``name``: a short label, used in match tables and records;
+* every agent takes ``seed`` so that runs reproduce.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from ..core.game import Game
+
+
+@runtime_checkable
+class ActionAgent(Protocol):
+    """An agent with the integer interface (what the match runner uses)."""
+
+    name: str
+
+    def choose(self, game: Game) -> str: ...
+
+    def choose_action(self, game: Game) -> int: ...
+
+    def reset(self) -> None: ...
+
+
+class BaseAgent:
+    """Base class: subclasses implement :meth:`choose_action`."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose_action(self, game: Game) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def choose_move(self, game: Game) -> str:
+        return game.action_to_string(self.choose_action(game))
+
+    def choose(self, game: Game) -> str:
+        """The :class:`boardlab.ai.Agent` protocol."""
+        return self.choose_move(game)
+
+    # common aliases, so the agent fits the other callers' protocol too
+    def select_action(self, game: Game) -> int:
+        return self.choose_action(game)
+
+    def reset(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class UniformRandomAgent(BaseAgent):
+    """Plays a uniformly random legal action (the ``random`` engine)."""
+
+    name = "random"
+
+    def choose_action(self, game: Game) -> int:
+        legal = game.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: no move to choose")
+        return legal[int(self.rng.random() * len(legal))]

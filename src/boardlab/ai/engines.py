@@ -1,0 +1,154 @@
+"""Named engines: ``random``, ``mcts`` (with an optional budget), ``level1``..``level5``.
+
+:func:`make_engine` turns a name into an agent; ``boardlab.ai.make_agent``
+delegates every name other than its own to it. Names:
+
+* ``random``: a uniformly random legal move.
+* ``mcts``: MCTS with the default budget, 1 second a move.
+* ``mcts:BUDGET[,key=value...]``: BUDGET is an iteration count (``mcts:500``)
+  or seconds (``mcts:0.2s``), or both (``mcts:500+2s``: whichever ends
+  first). Keys: ``c`` (exploration), ``playout`` (``auto``, ``random``, or the
+  game's own), ``reuse`` (yes/no), ``scan`` (yes/no: look for one-move wins),
+  ``pw`` (progressive widening ``K/ALPHA``, e.g. ``pw=2/0.5``), ``moves``
+  (``auto``: vimbre's tree uses candidate moves; ``all``: every legal move).
+* ``levelN``: the levels of :data:`LEVELS` (docs/ai.md has their measured
+  strengths).
+
+Every engine takes ``seed``; with an iteration budget the same seed replays the
+same moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import OptionError
+from .agent import BaseAgent, UniformRandomAgent
+from .mcts import MCTSAgent
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    iterations: int | None
+    seconds: float | None
+    win_scan: bool
+    summary: str
+
+    def make(self, seed: int | None = None) -> MCTSAgent:
+        return MCTSAgent(iterations=self.iterations, seconds=self.seconds, seed=seed,
+                         win_scan=self.win_scan, name=f"level{self.number}")
+
+
+#: The levels. 1-4 are defined by iterations (reproducible with a seed, the
+#: same strength on any machine); 5 is time-based: what 5 seconds a move buy
+#: (on the project's machine at least ~2,400 simulations a move in every
+#: game, so above level 4; bench/mcts.py gives the rates).
+LEVELS: tuple[Level, ...] = (
+    Level(1, 10, None, False,
+          "10 simulations a move and blind to one-move wins: nearly random, "
+          "a beginner's first opponent"),
+    Level(2, 40, None, True,
+          "40 simulations a move; always takes a one-move win, otherwise shallow"),
+    Level(3, 160, None, True,
+          "160 simulations a move: sees short tactics, misses longer plans"),
+    Level(4, 640, None, True,
+          "640 simulations a move (about 0.2-2 s, depending on the game)"),
+    Level(5, None, 5.0, True,
+          "5 seconds a move: the full-strength engine on this machine"),
+)
+
+DEFAULT_SECONDS = 1.0
+
+
+def engine_names() -> list[str]:
+    return ["random", "mcts", *(f"level{lv.number}" for lv in LEVELS)]
+
+
+def _flag(text: str) -> bool:
+    if text in ("yes", "true", "1", "on"):
+        return True
+    if text in ("no", "false", "0", "off"):
+        return False
+    raise ValueError(f"expected yes or no, got {text!r}")
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    iterations = seconds = None
+    for part in text.split("+"):
+        part = part.strip()
+        if part.endswith("s"):
+            seconds = float(part[:-1])
+        elif part:
+            iterations = int(part)
+    if iterations is None and seconds is None:
+        raise ValueError(f"empty budget {text!r}")
+    return iterations, seconds
+
+
+def make_engine(name: str, seed: int | None = None) -> BaseAgent:
+    """The agent a name denotes; OptionError (a ValueError) if unknown or malformed."""
+    try:
+        return _make(name, seed)
+    except OptionError:
+        raise
+    except ValueError as exc:
+        raise OptionError(f"engine {name!r}: {exc}") from None
+
+
+def _make(name: str, seed: int | None) -> BaseAgent:
+    spec = name.strip().lower()
+    if spec == "random":
+        return UniformRandomAgent(seed)
+    if spec.startswith("level"):
+        try:
+            number = int(spec[5:])
+        except ValueError:
+            number = 0
+        for level in LEVELS:
+            if level.number == number:
+                return level.make(seed)
+        raise OptionError(f"unknown level {name!r}: levels are 1..{len(LEVELS)}")
+    if spec == "mcts" or spec.startswith("mcts:"):
+        head, _, rest = spec.partition(":")
+        kwargs: dict = {}
+        iterations, seconds = None, DEFAULT_SECONDS
+        if rest:
+            items = rest.split(",")
+            if "=" not in items[0]:
+                iterations, seconds = parse_budget(items.pop(0))
+            for item in items:
+                key, sep, value = item.partition("=")
+                if not sep:
+                    raise ValueError(f"engine option {item!r} is not key=value")
+                if key == "c":
+                    kwargs["c"] = float(value)
+                elif key == "playout":
+                    kwargs["playout"] = value
+                elif key == "reuse":
+                    kwargs["reuse"] = _flag(value)
+                elif key == "scan":
+                    kwargs["win_scan"] = _flag(value)
+                elif key == "moves":
+                    kwargs["moves"] = value
+                elif key == "pw":
+                    k, _, alpha = value.partition("/")
+                    kwargs["widening"] = (float(k), float(alpha or 0.5))
+                else:
+                    raise ValueError(f"unknown engine option {key!r} in {name!r}")
+        return MCTSAgent(iterations=iterations, seconds=seconds, seed=seed,
+                         name=name.strip(), **kwargs)
+    raise OptionError(f"unknown engine {name!r} (engines: {', '.join(engine_names())}, "
+                      "mcts:ITERATIONS, mcts:SECONDSs)")
+
+
+def register_all() -> None:
+    """Register ``mcts`` and the levels in ``boardlab.ai``'s registry
+    (``random`` is registered there already)."""
+    from . import register
+
+    register("mcts", lambda seed=None: make_engine("mcts", seed), strength=50,
+             summary=f"MCTS, {DEFAULT_SECONDS:g} s a move")
+    for level in LEVELS:
+        register(f"level{level.number}", level.make, strength=10 * level.number,
+                 summary=level.summary)

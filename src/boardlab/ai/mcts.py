@@ -1,0 +1,438 @@
+"""Monte Carlo tree search over the integer action space of any boardlab game.
+
+Correctness for these games
+---------------------------
+* Every node stores the color to act there (``game.current_player``) and the
+  sum of *each color's* return over the simulations through it. A node picks
+  among its children by the mean return of the color that decides there, so
+  a color acting several times in a row (implo's resolution steps, yugo's
+  ``mark`` ... ``done``) is handled with no alternation assumption.
+* The pie ``swap`` is decided by the person to move, who then owns the *other*
+  color (RULES.md: the players exchange colors, the same color moves next). So
+  the swap edge is valued with the other color's return: swap is chosen exactly
+  when the search rates the position better for the color just played than
+  for the color to move.
+* Actions come from the game's own legal lists; nothing is generated here.
+  ``checked=True`` replays every tree step through the public checked
+  ``apply_action`` (the tests use it).
+* A child reached by a move that ends the game with a win for the color that
+  decides is a proven win: the node then always selects it (and the agent
+  plays it). Before searching, every root action is tried once (``win_scan``)
+  so a one-move win is never missed, even among vimbre's thousands of moves.
+
+Budgets
+-------
+``iterations`` (exact: that many simulations are added to the tree; with a
+reused tree the count is of new ones) and/or ``seconds`` (wall clock, checked
+after every playout ply: a playout that would overrun is abandoned and thrown
+away, so the limit holds to within one ply plus one tree step). With both,
+whichever ends first. With a time limit the moves depend on the machine; with
+an iteration limit and a seed they reproduce exactly.
+
+Tree reuse
+----------
+After a search the agent keeps the tree and the game's action history. At the
+next call, when the new game continues that history, the subtree reached by
+the moves played since is the new root (its visit counts carried over); any
+other game gets a fresh tree.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from dataclasses import dataclass, field
+
+from ..core.game import Game
+from . import vimbre_moves, yugo_end
+from .agent import BaseAgent
+from .policies import policy_for
+from .tactics import find_win
+
+INF = float("inf")
+
+
+class Node:
+    __slots__ = ("player", "children", "untried", "n", "w", "result", "win")
+
+    def __init__(self, player: int | None, untried: list[int] | None) -> None:
+        self.player = player          # color index to act here; None: game over
+        self.children: dict[int, Node] = {}
+        self.untried = untried        # legal actions not expanded yet
+        self.n = 0                    # simulations through this node
+        self.w = [0.0, 0.0]           # sum of returns per color index
+        self.result: list[float] | None = None  # exact returns when terminal
+        self.win: int | None = None   # an action that wins at once for the decider
+
+    def value(self, color: int) -> float:
+        return self.w[color] / self.n if self.n else 0.0
+
+
+@dataclass
+class SearchInfo:
+    """What the last search did (for tests, benchmarks and analysis)."""
+
+    iterations: int = 0           # simulations added by this search
+    aborted: int = 0              # playouts abandoned at the time limit
+    seconds: float = 0.0          # wall time of the whole choose_action call
+    reused: int = 0               # root visits carried over from the previous search
+    root_visits: int = 0
+    action: int | None = None
+    value: float = 0.0            # expected return of the chosen action, for its decider
+    proven_win: bool = False
+    children: dict[int, tuple[int, float]] = field(default_factory=dict)  # a -> (visits, value)
+
+
+def _swap_action(game: Game) -> int | None:
+    """The integer action of ``swap`` in this game and size, if the game has one."""
+    try:
+        a = game.string_to_action("swap")
+    except Exception:
+        return None
+    return a
+
+
+class MCTSAgent(BaseAgent):
+    """UCT over each color's own returns, with random (or game-specific) playouts.
+
+    Parameters: ``iterations`` / ``seconds`` (budget per move; neither: 1 s),
+    ``c`` (exploration constant, returns in [-1, 1]), ``playout`` (a policy
+    name of :mod:`boardlab.ai.policies` or ``"auto"``), ``reuse`` (tree reuse),
+    ``widening`` (None, or ``(k, alpha)``: progressive widening, a node may have
+    ``k * n**alpha`` children), ``win_scan`` (look for a move that wins at
+    once before searching), ``max_plies`` (playout length cap, default
+    ``10 * points + 100``; an unfinished playout counts as a draw),
+    ``checked`` (validate tree steps through the public API; slow, tests)."""
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
+                 seed: int | None = None, *, c: float = 1.0, playout: str = "auto",
+                 reuse: bool = True, widening: tuple[float, float] | None = None,
+                 win_scan: bool = True, max_plies: int | None = None,
+                 moves: str = "auto", checked: bool = False,
+                 name: str | None = None) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            seconds = 1.0
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.playout_name = playout
+        self.reuse = reuse
+        self.widening = widening
+        self.win_scan = win_scan
+        self.max_plies = max_plies
+        self.checked = checked
+        if moves not in ("auto", "all"):
+            raise ValueError(f"moves must be auto or all, got {moves!r}")
+        self.moves = moves
+        self.name = name or _budget_name(iterations, seconds)
+        self.clock = time.perf_counter
+        self.info = SearchInfo()
+        self._root: Node | None = None
+        self._root_history: list[int] = []
+        self._root_position = ""
+        self._policy_cache: tuple[str, object] | None = None
+        self._observer = None      # called with each finished simulation's game
+        self._yugo_plan: tuple[str, list[int]] | None = None
+
+    # ------------------------------------------------------------ interface
+    def reset(self) -> None:
+        self._root = None
+        self._root_history = []
+        self._root_position = ""
+
+    def choose_action(self, game: Game) -> int:
+        # The tree has no reference cycles: the cyclic collector would only
+        # add pauses (tens of ms on big trees), so it is off during a search.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._choose(game)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _choose(self, game: Game) -> int:
+        start = self.clock()
+        if game.is_over:
+            raise ValueError("the game is over: no move to choose")
+        # 3% of the budget is kept in reserve for what follows the search and
+        # for the scheduler (other processes on the machine)
+        deadline = None if self.seconds is None else start + 0.97 * self.seconds
+        info = self.info = SearchInfo()
+        legal = game.legal_actions()
+        root = self._reused_root(game)
+        if root is None:
+            root = Node(game.current_player, self._node_moves(game.copy(history=False)))
+        info.reused = root.n
+        special = self._special(game) if game.name == "yugo" else None
+        if special is not None:
+            action = special
+            root = Node(game.current_player, list(legal))
+        elif len(legal) == 1:
+            action = legal[0]
+        else:
+            action = self._scan_wins(game, legal, start) if self.win_scan else None
+            if action is not None:
+                info.proven_win = True
+            else:
+                self._search(game, root, deadline)
+                action = self._best(root, game)
+        self._remember(game, root)
+        info.action = action
+        info.root_visits = root.n
+        swap = self._swap
+        for a, ch in root.children.items():
+            persp = 1 - root.player if a == swap else root.player
+            info.children[a] = (ch.n, ch.value(persp))
+        if action in info.children:
+            info.value = info.children[action][1]
+            if root.children[action].result is not None and info.value == 1.0:
+                info.proven_win = True
+        info.seconds = self.clock() - start
+        return action
+
+    # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
+    def decision_iterations(self) -> int:
+        """Simulations per estimate for komi / side choices: the agent's own
+        iteration budget, or 1,000 for a time-limited agent (a komi choice
+        makes about log2(size²) estimates: some 10 s on 9x9)."""
+        return self.iterations or 1000
+
+    def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
+        from .decisions import choose_komi
+        if game_name != "yugo":
+            raise ValueError("only yugo has komi")
+        return choose_komi(size, self.decision_iterations(), self.seed)
+
+    def choose_color(self, komi: int, size: int | None = None) -> str:
+        from .decisions import choose_side
+        return choose_side(komi, size, self.decision_iterations(), self.seed)
+
+    def analyse(self, game: Game) -> SearchInfo:
+        """Search ``game`` like :meth:`choose_action` and return the search info."""
+        self.choose_action(game)
+        return self.info
+
+    # ------------------------------------------------------------ yugo's end
+    def _special(self, game: Game) -> int | None:
+        """Yugo's marking and answering (see :mod:`boardlab.ai.yugo_end`)."""
+        phase = yugo_end.phase(game)
+        if phase == "answer":
+            return yugo_end.answer(game, self)
+        if phase != "mark":
+            return None
+        key = yugo_end.resumed(game).position()
+        if self._yugo_plan is None or self._yugo_plan[0] != key:
+            self._yugo_plan = (key, yugo_end.dead_groups(game, self))
+        legal = set(game.legal_actions())
+        base = 2 * game.n_points + 2
+        for g in self._yugo_plan[1]:
+            if base + g in legal:
+                return base + g
+        return 3 * game.n_points + 2  # done
+
+    # ------------------------------------------------------------ tree reuse
+    def _reused_root(self, game: Game) -> Node | None:
+        self._setup_game(game)
+        root = self._root
+        if not self.reuse or root is None:
+            return None
+        old = self._root_history
+        hist = game.action_history
+        if len(hist) < len(old) or hist[:len(old)] != old:
+            return None
+        node = root
+        for a in hist[len(old):]:
+            node = node.children.get(a)
+            if node is None:
+                return None
+        # same start position? (the history could continue a different game)
+        probe = game.copy()
+        for _ in range(len(hist) - len(old)):
+            probe.undo()
+        if probe.position() != self._root_position:
+            return None
+        if node.player != game.current_player or node.untried is None:
+            return None
+        return node
+
+    def _remember(self, game: Game, root: Node) -> None:
+        if self.reuse:
+            self._root = root
+            self._root_history = game.action_history
+            self._root_position = game.position()
+
+    def _setup_game(self, game: Game) -> None:
+        key = f"{game.name}/{game.size}"
+        if self._policy_cache is None or self._policy_cache[0] != key:
+            self._policy_cache = (key, policy_for(game.name, self.playout_name))
+            self._swap = _swap_action(game)
+            self._root = None
+        self._policy = self._policy_cache[1]
+        self._prune = None
+        if self.moves == "auto" and game.name == "vimbre":
+            self._prune = vimbre_moves.candidates
+        self._plies = self.max_plies or 10 * game.n_points + 100
+
+    # ------------------------------------------------------------ win scan
+    def _scan_wins(self, game: Game, legal: list[int], start: float) -> int | None:
+        """A root action that wins at once for the color to move, if any
+        (:func:`boardlab.ai.tactics.find_win`). With a time limit the scan
+        stops after a fifth of it."""
+        stop = None if self.seconds is None else start + 0.2 * self.seconds
+        return find_win(game, legal, stop, self.clock)
+
+    def _node_moves(self, g: Game) -> list[int]:
+        """The moves a new tree node considers: all legal moves, or for
+        vimbre's long lists the candidates of :mod:`boardlab.ai.vimbre_moves`."""
+        legal = g._legal_actions()
+        if self._prune is not None and len(legal) > 60:
+            return self._prune(g, legal, self.rng)
+        return list(legal)
+
+    # ------------------------------------------------------------ search
+    def _search(self, game: Game, root: Node, deadline: float | None) -> None:
+        info = self.info
+        limit = self.iterations
+        clock = self.clock
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and clock() >= deadline:
+                break
+            if root.win is not None and limit is None:
+                break  # proven: more time changes nothing
+            if self._iterate(game, root, deadline):
+                done += 1
+            else:
+                info.aborted += 1
+        info.iterations = done
+
+    def _iterate(self, game: Game, root: Node, deadline: float | None) -> bool:
+        g = game.copy(history=False)
+        rng = self.rng
+        rand = rng.random
+        c = self.c
+        swap = self._swap
+        widening = self.widening
+        checked = self.checked
+        apply = g.apply_action if checked else g._apply
+        node = root
+        path = [node]
+        while True:
+            if node.result is not None:
+                ret = node.result
+                break
+            if node.win is not None:
+                a = node.win
+                child = node.children[a]
+                apply(a)
+                path.append(child)
+                ret = child.result
+                break
+            untried = node.untried
+            if untried and (widening is None
+                            or len(node.children) < widening[0] * (node.n + 1) ** widening[1]):
+                i = int(rand() * len(untried))
+                a = untried[i]
+                untried[i] = untried[-1]
+                untried.pop()
+                apply(a)
+                g._legal = None
+                p = g._current_player()
+                if p is None:
+                    child = Node(None, None)
+                    g._outcome = None
+                    child.result = g.returns()
+                    decider = 1 - node.player if a == swap else node.player
+                    if child.result[decider] > 0:
+                        node.win = a
+                else:
+                    child = Node(p, self._node_moves(g))
+                node.children[a] = child
+                path.append(child)
+                if child.result is not None:
+                    ret = child.result
+                    break
+                ret = self._policy(g, rng, deadline, self.clock, self._plies)
+                if ret is None:  # over the time limit: undo the expansion
+                    del node.children[a]
+                    untried.append(a)
+                    return False
+                break
+            # selection: UCT on the decider's own mean return
+            p = node.player
+            logn = c * math.sqrt(math.log(node.n + 1))
+            best_a = -1
+            best_v = -INF
+            best = None
+            for a, ch in node.children.items():
+                cn = ch.n
+                if cn == 0:
+                    v = INF
+                else:
+                    v = ch.w[1 - p if a == swap else p] / cn + logn / math.sqrt(cn)
+                if v > best_v:
+                    best_v = v
+                    best_a = a
+                    best = ch
+            if best is None:  # no children and nothing to expand (cannot happen)
+                ret = [0.0, 0.0]
+                break
+            apply(best_a)
+            g._legal = None
+            node = best
+            path.append(node)
+        if self._observer is not None:
+            self._observer(g)
+        r0, r1 = ret
+        for nd in path:
+            nd.n += 1
+            w = nd.w
+            w[0] += r0
+            w[1] += r1
+        return True
+
+    def _best(self, root: Node, game: Game) -> int:
+        if root.win is not None:
+            return root.win
+        if not root.children:  # no simulation finished: any legal action
+            legal = game.legal_actions()
+            return legal[int(self.rng.random() * len(legal))]
+        p = root.player
+        swap = self._swap
+        return max(root.children.items(),
+                   key=lambda item: (item[1].n, item[1].value(1 - p if item[0] == swap else p)))[0]
+
+
+def _budget_name(iterations: int | None, seconds: float | None) -> str:
+    parts = []
+    if iterations is not None:
+        parts.append(f"{iterations}")
+    if seconds is not None:
+        parts.append(f"{seconds:g}s")
+    return "mcts:" + ",".join(parts)
+
+
+def search_value(game: Game, iterations: int = 1000, seed: int | None = None,
+                 **kwargs) -> tuple[float, float]:
+    """Each color's expected return at ``game`` after an MCTS of ``iterations``
+    simulations (the root's mean returns): ``(black-ish, white-ish)`` by color index."""
+    agent = MCTSAgent(iterations=iterations, seed=seed, reuse=False, win_scan=False, **kwargs)
+    if game.is_over:
+        r = game.returns()
+        return r[0], r[1]
+    agent._setup_game(game)
+    root = Node(game.current_player, agent._node_moves(game.copy(history=False)))
+    agent._search(game, root, None)
+    return root.value(0), root.value(1)
+
+
+__all__ = ["MCTSAgent", "Node", "SearchInfo", "search_value"]

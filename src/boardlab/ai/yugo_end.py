@@ -1,0 +1,139 @@
+"""Yugo's end of game: which groups to mark as dead, and whether to accept.
+
+RULES.md: after the first double pass the color to move marks groups (``mark
+c3`` per group, increasing) and plays ``done``; the other color accepts (the
+marked groups are removed, the game ends) or rejects (play resumes; the next
+double pass ends the game with no removals).
+
+* **Marking** (:func:`dead_groups`): the agent searches the position *as if
+  the proposal were rejected* (play resumes, the next double pass ends the
+  game) with its usual MCTS and budget, and watches every simulation's final
+  board: a group is dead when, in most simulations, most of its points end up
+  without a piece of its color (its pieces were captured). It marks exactly
+  those groups, of both colors, then ``done``.
+* **Answering** (:func:`answer`): ``accept`` ends the game, so its result is
+  known exactly; ``reject`` is valued by the search. The agent accepts exactly
+  when accepting does not change the result it expects: when accepting wins,
+  or when its search expects to lose anyway (value of rejecting <= 0).
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game
+
+PLAY_TOKENS = {"x": 1, "X": 1, "o": 2, "O": 2}
+
+
+def phase(game: Game) -> str:
+    """``play``, ``mark`` or ``answer`` (from the legal actions, so no internals)."""
+    n = game.n_points
+    legal = game.legal_actions()
+    if legal and legal[-1] == 3 * n + 2:
+        return "mark"
+    if legal == [3 * n + 3, 3 * n + 4]:
+        return "answer"
+    return "play"
+
+
+def _colors(game: Game) -> list[int]:
+    return [PLAY_TOKENS.get(t, 0) if t else 0 for t in game._cell_tokens()]
+
+
+def groups(game: Game) -> dict[int, tuple[int, list[int]]]:
+    """Group id (its smallest point) -> (color 1/2, points)."""
+    col = _colors(game)
+    size = game.size
+    seen = [False] * len(col)
+    out: dict[int, tuple[int, list[int]]] = {}
+    for p, c in enumerate(col):
+        if not c or seen[p]:
+            continue
+        pts = []
+        stack = [p]
+        seen[p] = True
+        while stack:
+            x = stack.pop()
+            pts.append(x)
+            r, k = divmod(x, size)
+            for y in ((x - size) if r else -1, (x + size) if r < size - 1 else -1,
+                      (x - 1) if k else -1, (x + 1) if k < size - 1 else -1):
+                if y >= 0 and not seen[y] and col[y] == c:
+                    seen[y] = True
+                    stack.append(y)
+        out[p] = (c, sorted(pts))
+    return out
+
+
+def resumed(game: Game) -> Game:
+    """The position as if the proposal now being made were rejected."""
+    text = game.position()
+    fields = text.split()
+    out = []
+    for f in fields:
+        if f.startswith("phase="):
+            f = "phase=play"
+        elif f.startswith("marks="):
+            f = "marks=-"
+        elif f.startswith("rejected="):
+            f = "rejected=yes"
+        elif f.startswith("passes="):
+            f = "passes=0"
+        out.append(f)
+    return type(game).from_position(" ".join(out))
+
+
+def dead_groups(game: Game, agent) -> list[int]:
+    """The groups (by smallest point) the agent's search says are dead."""
+    from .mcts import MCTSAgent, Node
+
+    start_groups = groups(game)
+    if not start_groups:
+        return []
+    play = resumed(game)
+    if play.is_over:
+        return []
+    lost = {g: 0 for g in start_groups}
+    sims = [0]
+
+    def observe(g: Game) -> None:
+        sims[0] += 1
+        col = _colors(g)
+        for gid, (c, pts) in start_groups.items():
+            gone = sum(col[p] != c for p in pts)
+            if 2 * gone > len(pts):
+                lost[gid] += 1
+
+    probe = MCTSAgent(iterations=agent.iterations, seconds=agent.seconds,
+                      seed=agent.rng.randrange(2 ** 31), c=agent.c,
+                      playout=agent.playout_name, reuse=False, win_scan=False,
+                      widening=agent.widening)
+    probe._setup_game(play)
+    probe._observer = observe
+    root = Node(play.current_player, play.legal_actions())
+    deadline = None
+    if agent.seconds is not None:
+        deadline = probe.clock() + 0.8 * agent.seconds
+    probe._search(play, root, deadline)
+    if not sims[0]:
+        return []
+    return sorted(g for g, k in lost.items() if 2 * k > sims[0])
+
+
+def answer(game: Game, agent) -> int:
+    """``accept`` or ``reject`` (integer actions) by the rule in the module docstring."""
+    n = game.n_points
+    accept, reject = 3 * n + 3, 3 * n + 4
+    me = game.current_player
+    g = game.copy(history=False)
+    g.apply_action(accept)
+    accept_wins = g.returns()[me] > 0
+    if accept_wins:
+        return accept
+    from .mcts import Node
+    agent._setup_game(game)
+    root = Node(me, [reject])
+    deadline = None if agent.seconds is None else agent.clock() + 0.9 * agent.seconds
+    agent._search(game, root, deadline)
+    child = root.children.get(reject)
+    expected = child.value(me) if child is not None and child.n else 0.0
+    return reject if expected > 0 else accept

@@ -1,0 +1,112 @@
+"""Playout policies and the one-move-win finder play only legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardlab
+from boardlab.ai import policies, tactics
+
+SIZES = {"implo": 5, "pilo": 5, "robble": 5, "vimbre": 7, "yugo": 5}
+
+
+def recorded_playout(game, policy, seed):
+    """Run ``policy`` on a copy while recording the actions it applies."""
+    g = game.copy(history=False)
+    played = []
+    core_apply = g._apply
+
+    def apply(action):
+        played.append(action)
+        core_apply(action)
+
+    g._apply = apply
+    result = policy(g, random.Random(seed), None, None, 10_000)
+    return played, result
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+@pytest.mark.parametrize("policy_name", ["auto", "random"])
+def test_playouts_replay_through_the_checked_api(name, policy_name):
+    policy = policies.policy_for(name, policy_name)
+    for seed in range(4):
+        game = boardlab.new_game(name, SIZES[name])
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 10)):
+            game.apply_action(rng.choice(game.legal_actions()))
+        played, result = recorded_playout(game, policy, seed)
+        replay = game.copy()
+        for action in played:
+            replay.apply_action(action)  # raises on an illegal action
+        assert replay.is_over
+        assert result == replay.returns()
+
+
+def test_vimbre_policy_reaches_the_pairs():
+    game = boardlab.new_game("vimbre", 7)
+    game.play("d4")
+    rng = random.Random(1)
+    actions = {policies.vimbre_pairs(game, rng) for _ in range(200)}
+    assert all(a in set(game.legal_actions()) for a in actions)
+    assert any(a >= game.n_points for a in actions)  # two-stone moves
+
+
+def test_unknown_policy():
+    with pytest.raises(ValueError):
+        policies.policy_for("robble", "vimbre")
+    with pytest.raises(ValueError):
+        policies.policy_for("robble", "smart")
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_find_win_agrees_with_brute_force(name):
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(30):
+        game = boardlab.new_game(name, SIZES[name])
+        while not game.is_over:
+            legal = game.legal_actions()
+            me = game.current_player
+            winners = []
+            for a in legal:
+                probe = game.copy(history=False)
+                probe.apply_action(a)
+                if probe.is_over and probe.returns()[me] > 0:
+                    winners.append(a)
+            found = tactics.find_win(game, legal)
+            if winners:
+                assert found in winners
+                checked += 1
+            else:
+                assert found is None
+            game.apply_action(rng.choice(legal))
+            if checked > 6:
+                return
+
+
+def test_vimbre_candidates_are_legal_moves():
+    from boardlab.ai import vimbre_moves
+    rng = random.Random(3)
+    for _ in range(10):
+        game = boardlab.new_game("vimbre", 7)
+        for _ in range(rng.randrange(1, 12)):
+            if game.is_over:
+                break
+            game.apply_action(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        legal = game.legal_actions()
+        cands = vimbre_moves.candidates(game, legal, rng)
+        assert cands and set(cands) <= set(legal)
+
+
+def test_vimbre_candidates_hold_the_chain_points():
+    from boardlab.ai import vimbre_moves
+    # black c1-c4: c5 completes black's chain; for white, c5 is the block
+    for mover in ("black", "white"):
+        game = boardlab.from_position(f"vimbre 5 5/2X2/2X2/O1X1O/2X2 {mover} first=no")
+        cands = vimbre_moves.candidates(game, game.legal_actions(), random.Random(1), k=4)
+        names = [game.action_to_string(a) for a in cands]
+        assert any("c5" in m.split(",") for m in names), names

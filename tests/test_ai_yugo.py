@@ -1,0 +1,90 @@
+"""Yugo's decisions outside ordinary play: dead-group marks, accept/reject,
+komi and side choice."""
+
+from __future__ import annotations
+
+import boardlab
+from boardlab.ai import decisions, yugo_end
+from boardlab.ai.mcts import MCTSAgent
+
+# 5x5, white button. Black: a two-eyed block on columns a-b (a5 and a3 empty)
+# plus a pawn d3 in white's area with one liberty (d2): white kings d2 and it is
+# gone. With komi 0 black wins if d3 stays on the board (11 to 10.5) and loses
+# if it is removed (10 to 15.5); with komi -6 black wins either way.
+BOARD = "yugo 5 1xo2/xxoo1/1xoxo/xxo2/xxo2 {mover} komi={komi} button=white passes=0 " \
+        "phase={phase} marks={marks} rejected=no"
+
+
+def position(mover="white", komi=0, phase="mark", marks="-"):
+    return boardlab.from_position(BOARD.format(mover=mover, komi=komi, phase=phase, marks=marks))
+
+
+def test_phase_detection():
+    assert yugo_end.phase(position()) == "mark"
+    assert yugo_end.phase(position("black", phase="answer", marks="d3")) == "answer"
+    assert yugo_end.phase(boardlab.new_game("yugo", 5)) == "play"
+
+
+def test_groups():
+    gs = yugo_end.groups(position())
+    names = {boardlab.new_game("yugo", 5).action_to_string(g) for g in gs}
+    assert names == {"a1", "c1", "d3", "e3"}
+
+
+def test_marks_the_dead_group_only():
+    for seed in range(3):
+        game = position()
+        agent = MCTSAgent(iterations=300, seed=seed)
+        while game.to_move == "white":
+            game.play(agent.choose_move(game))
+        assert game.history == ["mark d3", "done"]
+
+
+def test_marks_nothing_when_nothing_is_dead():
+    # the same board with d3 gone: every group is alive
+    game = boardlab.from_position("yugo 5 1xo2/xxoo1/1xo1o/xxo2/xxo2 white komi=0 "
+                                  "button=white passes=0 phase=mark marks=- rejected=no")
+    agent = MCTSAgent(iterations=300, seed=1)
+    assert agent.choose_move(game) == "done"
+
+
+def test_accepts_a_proposal_that_keeps_its_result():
+    # black wins with komi -6 whether or not its dead d3 is removed: accept
+    game = position("black", komi=-6, phase="answer", marks="d3")
+    assert MCTSAgent(iterations=300, seed=1).choose_move(game) == "accept"
+
+
+def test_accepts_when_accepting_wins():
+    # white proposed to remove its own wall: accepting wins for black
+    game = position("black", komi=0, phase="answer", marks="c1")
+    assert MCTSAgent(iterations=300, seed=1).choose_move(game) == "accept"
+
+
+def test_rejects_a_proposal_that_would_turn_a_win_into_a_loss():
+    # removing black's living block would lose a won game: reject
+    for seed in range(3):
+        game = position("black", komi=-6, phase="answer", marks="a1")
+        assert MCTSAgent(iterations=300, seed=seed).choose_move(game) == "reject"
+
+
+def test_resumed_position():
+    play = yugo_end.resumed(position(phase="answer", marks="d3", mover="black"))
+    assert yugo_end.phase(play) == "play"
+    assert "rejected=yes" in play.position()
+
+
+def test_komi_and_side_follow_the_estimate():
+    values = {k: decisions.start_value(k, 5, iterations=200) for k in (-8, 20)}
+    assert values[-8] > values[20]
+    assert decisions.choose_side(-8, 5, iterations=200) == "black"
+    assert decisions.choose_side(20, 5, iterations=200) == "white"
+    komi = decisions.choose_komi(5, iterations=200)
+    assert -8 < komi < 20
+    assert decisions.choose_side(komi - 6, 5, iterations=200) == "black"
+
+
+def test_agent_hooks_for_komi_and_color():
+    agent = MCTSAgent(iterations=100, seed=1)
+    komi = agent.choose_komi("yugo", 5)
+    assert isinstance(komi, int)
+    assert agent.choose_color(komi + 15, 5) == "white"
