@@ -17,7 +17,6 @@ import asyncio
 import concurrent.futures
 import hashlib
 import html
-import importlib.resources
 import itertools
 import multiprocessing
 import random
@@ -37,12 +36,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import boardlab
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
+from boardlab.rules import MissingRulesError, rules_text
 
-from . import engines, markdown, recordio, view
+from . import DEFAULT_DB, engines, markdown, recordio, view
 from .db import GameRow, Store
 
 STATIC = Path(__file__).parent / "static"
-from . import DEFAULT_DB
 
 
 # ---------------------------------------------------------------- errors
@@ -432,18 +431,11 @@ def _num(value: float) -> str:
 
 # ---------------------------------------------------------------- rules pages
 def rules_markdown(name: str) -> str | None:
-    """The rules page of a game, in the project's words (src/boardlab/rules/<game>.md,
-    else the checkout's docs/games/<game>.md)."""
+    """The rules page of a game, in the project's words (boardlab/rules/<game>.md)."""
     try:
-        res = importlib.resources.files("boardlab") / "rules" / f"{name}.md"
-        if res.is_file():
-            return res.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        pass
-    docs = Path(boardlab.__file__).resolve().parents[2] / "docs" / "games" / f"{name}.md"
-    if docs.is_file():
-        return docs.read_text(encoding="utf-8")
-    return None
+        return rules_text(name)
+    except MissingRulesError:
+        return None
 
 
 # ---------------------------------------------------------------- the app
@@ -712,7 +704,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
         # players name colors after any swap; seats are by starting color
         swapped = imp.moves.count("swap") % 2
         seats = []
-        for i, c in enumerate(game_cls.colors):
+        for i in range(len(game_cls.colors)):
             now = game_cls.colors[i ^ swapped]
             name = players.get(now) or "?"
             seats.append({"kind": "human", "label": name if name != "?" else f"Player {i + 1}"})
