@@ -1,4 +1,4 @@
-"""Implo, clause by clause, on hand-built positions (docs/games/implo.md).
+"""Implo, clause by clause, on hand-built positions (src/boardlab/rules/implo.md).
 
 Diagrams are written top row first, one token per point: ``.`` empty, ``X`` /
 ``O`` black / white stone, ``x`` / ``o`` black / white marker. Every expected

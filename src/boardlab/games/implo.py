@@ -1,7 +1,7 @@
 """Implo: place a stone, then resolve every small territory ("patch") into markers.
 
 Rules: ../shared/seeds/implo.txt and RULES.md (Implo, Common/pie); the full
-text in the project's words is docs/games/implo.md.
+text in the project's words is src/boardlab/rules/implo.md.
 
 Summary
 -------

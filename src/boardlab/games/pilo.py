@@ -1,6 +1,6 @@
 """Pilo: place disks, capture by moving a stack onto an equal enemy stack, own patches.
 
-Rules: ../shared/seeds/pilo.txt, RULES.md (Pilo, Common/pie), docs/games/pilo.md.
+Rules: ../shared/seeds/pilo.txt, RULES.md (Pilo, Common/pie), src/boardlab/rules/pilo.md.
 
 Summary
 -------

@@ -2,7 +2,7 @@
 join your two edges with an orthogonal chain to win.
 
 Rules: ../shared/seeds/vimbre.txt and RULES.md (Vimbre, Common); the project's
-own wording and every ruling are in docs/games/vimbre.md.
+own wording and every ruling are in src/boardlab/rules/vimbre.md.
 
 Summary. Black (top and bottom edges, rows 1 and ``size``) and White (left and
 right edges, columns a and the last one) alternate, Black first. A turn is one of:
