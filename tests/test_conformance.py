@@ -179,6 +179,9 @@ def test_every_ply_undo_copy_pickle_position_and_refusals(name, size):
 def check_refusals(game, rng, before):
     legal = set(game.legal_actions())
     n = game.num_distinct_actions
+    # the fast legality test (a game may override it) agrees with the legal list
+    sample = range(n) if n <= 3000 else [rng.randrange(n) for _ in range(300)] + sorted(legal)
+    assert all(game.is_legal_action(a) == (a in legal) for a in sample)
     illegal = [a for a in (rng.randrange(n) for _ in range(8)) if a not in legal]
     for action in illegal:
         with pytest.raises(IllegalMoveError) as exc:

@@ -31,6 +31,7 @@ Hooks a game implements::
     _render_cells() -> list[str]  one short string per point for str(game)
     _mid_turn() -> bool           (optional) the next action continues the current turn
     _malformed_reason(text) -> str|None  (optional) a specific reason for unparseable text
+    _is_legal(action) -> bool     (optional) a fast legality test for an int action
     _live_scores() -> dict|None   (optional) scores to show during play
     num_distinct_actions_for(size) (classmethod)
 """
@@ -205,6 +206,12 @@ class Game:
         return mask
 
     def is_legal_action(self, action: int) -> bool:
+        return type(action) is int and self._is_legal(action)
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether an int action is legal now. Games with a constant-time test
+        override this (it must agree with _legal_actions; the conformance suite
+        checks that); the default looks the action up in the cached legal list."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_actions()
@@ -212,10 +219,7 @@ class Game:
 
     def apply_action(self, action: int) -> None:
         """Play an integer action; raises IllegalMoveError (game untouched) if it is not legal."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        if action not in legal or type(action) is not int:
+        if type(action) is not int or not self._is_legal(action):
             self._refuse(action, action)
         self._undo.append(self._snapshot())
         self._actions.append(action)

@@ -20,6 +20,7 @@ from ..core.outcome import Outcome, Termination
 from ..errors import PositionError
 
 EMPTY, BLACK, WHITE = 0, 1, 2
+_CLOSED = pie.CLOSED
 _TOKENS = {BLACK: "X", WHITE: "O"}
 _CELLS = {"X": BLACK, "O": WHITE}
 
@@ -29,7 +30,6 @@ class Robble(Game):
     colors = ("black", "white")
     default_size = 7
     option_defaults = {"pie": True}
-    _per_action_stacks = ("_recorded",)
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:
@@ -46,7 +46,6 @@ class Robble(Game):
         self._pie = pie.initial(self.options["pie"])
         self._ended: Termination | None = None
         self._seen: dict[bytes, int] = {}
-        self._recorded: list[bytes | None] = []  # per applied action: the key it counted
         self._record_position()
 
     def _record_position(self) -> bytes:
@@ -69,6 +68,13 @@ class Robble(Game):
             return self._empty + [self._swap_action]
         return self._empty  # the façade copies before handing it out
 
+    def _is_legal(self, action: int) -> bool:
+        if self._ended is not None:
+            return False
+        if action < self.n_points:
+            return action >= 0 and not self._board[action]
+        return action == self._swap_action and self._pie == pie.OPEN
+
     def _snapshot(self) -> object:
         # Never called on a finished game, so _restore knows _ended was None.
         # _key is the current board + color to move, already built by the last move.
@@ -76,11 +82,10 @@ class Robble(Game):
 
     def _apply(self, action: int) -> None:
         # The hot path of every playout: locals only, no helper calls.
-        if self._pie != pie.CLOSED:
+        if self._pie != _CLOSED:  # only the first two turns can involve the pie rule
             self._pie = pie.after_turn(self._pie)
-        if action == self._swap_action:
-            self._recorded.append(None)  # a swap records no position
-            return
+            if action == self._swap_action:
+                return  # a swap records no position
         board = self._board
         empty = self._empty
         player = self._player
@@ -101,9 +106,8 @@ class Robble(Game):
                     insort(empty, a)
         player ^= 1
         self._player = player
-        if not empty:
+        if not empty:  # the game is over; the final position is not recorded
             self._ended = Termination.SCORE
-            self._recorded.append(None)
             return
         board[-1] = player
         key = self._key = bytes(board)
@@ -112,22 +116,25 @@ class Robble(Game):
         seen[key] = count
         if count == 3:
             self._ended = Termination.REPETITION
-        self._recorded.append(key)
 
     def _restore(self, snapshot) -> None:
-        board, self._pie = snapshot
-        self._key = board
-        self._board[:] = board
-        self._player = board[-1]
+        key, self._pie = snapshot
+        # The undone action recorded a position iff it changed the key: a swap
+        # keeps board and mover, and a board-filling move ends the game before
+        # recording (so _key still holds the previous position).
+        if self._key != key:
+            seen = self._seen
+            count = seen[self._key] - 1
+            if count:
+                seen[self._key] = count
+            else:
+                del seen[self._key]
+        self._key = key
+        board = self._board
+        board[:] = key
+        self._player = key[-1]
         self._ended = None
         self._empty = [i for i in range(self.n_points) if not board[i]]
-        key = self._recorded.pop()
-        if key is not None:
-            count = self._seen[key] - 1
-            if count:
-                self._seen[key] = count
-            else:
-                del self._seen[key]
 
     def _compute_outcome(self) -> Outcome:
         if self._ended is Termination.REPETITION:
@@ -181,7 +188,6 @@ class Robble(Game):
         self._empty = [i for i in range(self.n_points) if not board[i]]
         self._pie = pie.load(fields, self.options["pie"], len(self._empty) == self.n_points)
         self._seen = {}
-        self._recorded = []
         self._ended = None
         if not self._empty:
             if player is not None:
