@@ -12,13 +12,6 @@ import warnings
 
 import pytest
 
-fastapi = pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # starlette's note about httpx2 is not ours to act on
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
-
 import boardlab
 from boardlab import ai
 from boardlab.web import (
@@ -26,6 +19,10 @@ from boardlab.web import (
     markdown,
     view,
 )
+
+with warnings.catch_warnings():  # starlette's note about httpx2 is not ours to act on
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

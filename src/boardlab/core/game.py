@@ -453,6 +453,22 @@ class Game:
     def _render_cells(self) -> list[str]:
         raise NotImplementedError
 
+    def _decode_cells(self, cells: list[str | None], values: dict[str, int],
+                      length: int | None = None) -> bytearray:
+        """A board bytearray from position tokens (None = empty = 0), for
+        _load_position; PositionError names an unknown token and its point."""
+        board = bytearray(self.n_points if length is None else length)
+        for i, token in enumerate(cells):
+            if token is None:
+                continue
+            value = values.get(token)
+            if value is None:
+                allowed = ", ".join(sorted(values))
+                raise PositionError(f"{self.name}: unknown piece {token!r} at "
+                                    f"{grid.point_name(i, self.size)} (use {allowed})")
+            board[i] = value
+        return board
+
 
 def _format_value(value: object) -> str:
     if isinstance(value, bool):

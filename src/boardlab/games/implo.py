@@ -489,15 +489,7 @@ class Implo(Game):
         return fields
 
     def _load_position(self, cells, player, fields) -> None:
-        n = self.n_points
-        board = bytearray(n)
-        for i, token in enumerate(cells):
-            if token is None:
-                continue
-            if token not in _CELLS:
-                raise PositionError(f"implo: unknown piece {token!r} at "
-                                    f"{grid.point_name(i, self.size)} (use X, O, x or o)")
-            board[i] = _CELLS[token]
+        board = self._decode_cells(cells, _CELLS)
         self._board = board
         self._deltas = []
         board_empty = not any(board)

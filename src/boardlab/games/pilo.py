@@ -114,7 +114,7 @@ class _Tables:
             bw.append(tuple(n + (p * 4 + dbw) * m - 1 for p in line))
         self.fw = tuple(fw)
         self.bw = tuple(bw)
-        self.line_info = tuple(zip(self.getters, self.fw, self.bw))
+        self.line_info = tuple(zip(self.getters, self.fw, self.bw, strict=True))
         self.place_lines = tuple((p // size, size + p % size) for p in range(n))
         moves: list[tuple[int, int, tuple[int, int, int]] | None] = []
         strings = list(names)

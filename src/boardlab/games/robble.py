@@ -176,14 +176,7 @@ class Robble(Game):
         return fields
 
     def _load_position(self, cells, player, fields) -> None:
-        board = bytearray(self.n_points + 1)
-        for i, token in enumerate(cells):
-            if token is None:
-                continue
-            if token not in _CELLS:
-                raise PositionError(f"robble: unknown piece {token!r} at "
-                                    f"{grid.point_name(i, self.size)} (use X or O)")
-            board[i] = _CELLS[token]
+        board = self._decode_cells(cells, _CELLS, self.n_points + 1)
         self._board = board
         self._empty = [i for i in range(self.n_points) if not board[i]]
         self._pie = pie.load(fields, self.options["pie"], len(self._empty) == self.n_points)

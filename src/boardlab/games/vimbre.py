@@ -542,14 +542,7 @@ class Vimbre(Game):
     def _load_position(self, cells, player, fields) -> None:
         t = self._t
         n = self.n_points
-        board = bytearray(n)
-        for i, token in enumerate(cells):
-            if token is None:
-                continue
-            if token not in _CELLS:
-                raise PositionError(f"vimbre: unknown piece {token!r} at "
-                                    f"{t.names[i]} (use X or O)")
-            board[i] = _CELLS[token]
+        board = self._decode_cells(cells, _CELLS)
         for v in (BLACK, WHITE):
             bad = _broken(board, t.diag, range(n), v)
             if bad is not None:

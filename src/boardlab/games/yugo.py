@@ -162,13 +162,7 @@ class Yugo(Game):
             rest = stones[c]
             atari = ataris[c]
             while rest:
-                grp = rest & -rest
-                while True:
-                    grown = (grp | ((grp & nl) << 1) | ((grp & nf) >> 1)
-                             | (grp << s) | (grp >> s)) & rest
-                    if grown == grp:
-                        break
-                    grp = grown
+                grp = _flood(rest & -rest, rest, nl, nf, s)
                 rest ^= grp
                 gi = (grp & -grp).bit_length() - 1
                 libs = (((grp & nl) << 1) | ((grp & nf) >> 1) | (grp << s) | (grp >> s)) & emp
@@ -534,13 +528,7 @@ class Yugo(Game):
         # territories: maximal empty regions touching exactly one color
         rest = self._empty
         while rest:
-            reg = rest & -rest
-            while True:
-                grown = (reg | ((reg & nl) << 1) | ((reg & nf) >> 1)
-                         | (reg << s) | (reg >> s)) & rest
-                if grown == reg:
-                    break
-                reg = grown
+            reg = _flood(rest & -rest, rest, nl, nf, s)
             rest ^= reg
             edge = ((reg & nl) << 1) | ((reg & nf) >> 1) | (reg << s) | (reg >> s)
             touches_black = edge & stones[0]
@@ -815,3 +803,15 @@ def _pawn_generator(size: int, not_first: int, not_last: int):
            f"    return [{items}]\n")
     exec(src, env)
     return env["pawns"]
+
+
+def _flood(seed: int, within: int, not_last_col: int, not_first_col: int, size: int) -> int:
+    """The points of ``within`` connected to ``seed`` (bitboards, bit i = point i).
+    ``not_last_col`` / ``not_first_col`` mask the points that may step east / west."""
+    region = seed
+    while True:
+        grown = (region | ((region & not_last_col) << 1) | ((region & not_first_col) >> 1)
+                 | (region << size) | (region >> size)) & within
+        if grown == region:
+            return region
+        region = grown
