@@ -28,17 +28,14 @@ import pytest
 
 import boardlab
 
-# Register the marker (pyproject.toml's [tool.pytest.ini_options] markers should carry it;
-# until then, this keeps --strict-markers happy).
-_cfg = getattr(pytest.mark, "_config", None)
-if _cfg is not None and "browser" not in str(_cfg.getini("markers")):
-    _cfg.addinivalue_line("markers", "browser: real-browser tests (Playwright + Debian chromium)")
-
 CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM", "/usr/bin/chromium")
-playwright_api = pytest.importorskip("playwright.sync_api")
+from playwright import sync_api as playwright_api  # noqa: E402 - after the constants it needs
+
+# `make test` installs chromium first; only a bare pytest run elsewhere may lack it.
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium at {CHROMIUM}"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                       reason=f"no chromium at {CHROMIUM} (make test installs it)"),
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
