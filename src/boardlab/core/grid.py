@@ -9,6 +9,7 @@ once per size and cached, so the games' hot loops only index tuples.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
@@ -160,6 +161,35 @@ def regions(board: Sequence[int], values: Iterable[int], adj: Sequence[Sequence[
             seen.update(r)
             out.append(r)
     return out
+
+
+def group_size_counts(board: Sequence[int], values: Sequence[int], size: int) -> list[Counter]:
+    """For each value in ``values``, a Counter of the sizes of its orthogonally
+    connected groups on the board."""
+    counts = [Counter() for _ in values]
+    index = {v: k for k, v in enumerate(values)}
+    for group in regions(board, values, neighbours(size)):
+        counts[index[board[group[0]]]][len(group)] += 1
+    return counts
+
+
+def largest_majority_sizes(first: Counter, second: Counter) -> tuple[int, int]:
+    """For each side, the largest group size at which it has strictly more groups
+    than the other side (0 if none).
+
+    This is Implo's marker score, and also the biggest group left over once
+    equal-size groups of opposite colors are removed in pairs (Robble's result,
+    Pilo's patch owner): after pairing, a size has leftovers exactly for the side
+    with more groups of that size.
+    """
+    best = [0, 0]
+    for s in first.keys() | second.keys():
+        diff = first[s] - second[s]
+        if diff > 0:
+            best[0] = max(best[0], s)
+        elif diff < 0:
+            best[1] = max(best[1], s)
+    return best[0], best[1]
 
 
 # ---------------------------------------------------------------- board text

@@ -63,7 +63,6 @@ undo puts the groups back without a flood fill.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections import Counter
 from functools import cache
 from typing import Any, ClassVar
 
@@ -573,15 +572,5 @@ def _placement_links(size: int) -> tuple:
 def marker_scores(board, size: int) -> tuple[int, int]:
     """(black, white) scores of a board: for each color, the largest size s at
     which it has strictly more marker groups of size s than the other (0 if none)."""
-    adj = grid.neighbours(size)
-    counts: tuple[Counter, Counter] = (Counter(), Counter())
-    for group in grid.regions(board, (BLACK_MARKER, WHITE_MARKER), adj):
-        counts[board[group[0]] - BLACK_MARKER][len(group)] += 1
-    best = [0, 0]
-    for s in set(counts[0]) | set(counts[1]):
-        diff = counts[0][s] - counts[1][s]
-        if diff > 0:
-            best[0] = max(best[0], s)
-        elif diff < 0:
-            best[1] = max(best[1], s)
-    return best[0], best[1]
+    counts = grid.group_size_counts(board, (BLACK_MARKER, WHITE_MARKER), size)
+    return grid.largest_majority_sizes(*counts)

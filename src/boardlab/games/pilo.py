@@ -603,20 +603,11 @@ def patch_scores(cells, size: int) -> tuple[int, int]:
 
 
 def patch_owner(signed_group_sizes) -> int | None:
-    """Owner (BLUE / ORANGE / None) of a patch from its groups' sizes, + blue, - orange."""
-    count: Counter = Counter(signed_group_sizes)
-    best = 0
-    owner = None
-    for s, c in count.items():
-        if s < 0:
-            continue
-        left = c - count.get(-s, 0)
-        if left > 0 and s > best:
-            best, owner = s, BLUE
-    for s, c in count.items():
-        if s > 0:
-            continue
-        left = c - count.get(-s, 0)
-        if left > 0 and -s > best:
-            best, owner = -s, ORANGE
-    return owner
+    """Owner (BLUE / ORANGE / None) of a patch from its groups' sizes, + blue, - orange:
+    the color with the biggest group left after equal-size pairs are removed."""
+    blue = Counter(s for s in signed_group_sizes if s > 0)
+    orange = Counter(-s for s in signed_group_sizes if s < 0)
+    best_blue, best_orange = grid.largest_majority_sizes(blue, orange)
+    if best_blue == best_orange:  # both 0: nothing left over
+        return None
+    return BLUE if best_blue > best_orange else ORANGE

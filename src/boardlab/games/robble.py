@@ -11,7 +11,6 @@ repetition key "board plus color to move" in one call.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections import Counter
 from functools import cache
 
 from ..core import grid, pie
@@ -223,15 +222,4 @@ def _push_table(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 def leftover_biggest_groups(board: bytearray, size: int) -> tuple[int, int]:
     """After removing as many black/white pairs of equal-size groups as possible,
     the biggest leftover group size of each color (0 if none)."""
-    adj = grid.neighbours(size)
-    sizes: tuple[Counter, Counter] = (Counter(), Counter())
-    for group in grid.regions(board, (BLACK, WHITE), adj):
-        sizes[board[group[0]] - 1][len(group)] += 1
-    best = [0, 0]
-    for s in set(sizes[0]) | set(sizes[1]):
-        diff = sizes[0][s] - sizes[1][s]
-        if diff > 0:
-            best[0] = max(best[0], s)
-        elif diff < 0:
-            best[1] = max(best[1], s)
-    return best[0], best[1]
+    return grid.largest_majority_sizes(*grid.group_size_counts(board, (BLACK, WHITE), size))
