@@ -16,6 +16,8 @@ Hooks a game implements::
 
     _setup()                      the initial state for self.size / self.options
     _legal_actions() -> list[int] the legal actions, ascending, each once; [] when over
+                                  (may be the game's own list: never mutate it or keep
+                                  it across _apply)
     _apply(action)                play a legal action (never called with an illegal one)
     _snapshot() -> object         what _restore needs to take back the next action
     _restore(snapshot)            undo exactly one _apply
