@@ -42,6 +42,7 @@ test: $(STAMP) chromium
 bench: $(STAMP)
 	$(PY) bench/playouts.py --seconds 5
 	$(PY) bench/mcts.py --seconds 2
+	$(PY) bench/online_load.py --games 40 --seconds 20
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -388,7 +388,8 @@ def test_undo_hot_seat_takes_back_one_move(client):
 
 
 def test_resign(client):
-    st = new(client, game="pilo", size=5, engine="random", color="blue")
+    # pie off: a random engine could otherwise swap, making the human orange
+    st = new(client, game="pilo", size=5, engine="random", color="blue", options={"pie": False})
     st = wait_turn(client, move(client, st["id"], "c3").json())
     err(client.post(f"/api/games/{st['id']}/resign", json={"color": "orange"}), 409, "not_your_turn")
     r = client.post(f"/api/games/{st['id']}/resign")

@@ -104,11 +104,15 @@ class Store:
                 [(gid, i, m, now) for i, m in enumerate(moves)])
         return self.load(gid)  # type: ignore[return-value]
 
-    def append_move(self, gid: str, ply: int, move: str, status: str) -> None:
+    def append_move(self, gid: str, ply: int, move: str, status: str,
+                    meta: dict | None = None) -> None:
+        """Store a move (and, with ``meta``, the game's new meta: a clock) in one transaction."""
         now = time.time()
         with self._tx():
             self.conn.execute("INSERT INTO moves (game_id, ply, move, created) VALUES (?,?,?,?)",
                               (gid, ply, move, now))
+            if meta is not None:
+                self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), gid))
             self.conn.execute("UPDATE games SET updated=?, status=? WHERE id=?", (now, status, gid))
 
     def truncate(self, gid: str, ply: int, status: str) -> None:
@@ -123,6 +127,14 @@ class Store:
             self.conn.execute("UPDATE games SET updated=?, status=?, result=? WHERE id=?",
                               (time.time(), status, None if result is None else json.dumps(result),
                                gid))
+
+    def update(self, gid: str, seats: list[dict] | None = None, meta: dict | None = None) -> None:
+        """Rewrite a game's seats and/or meta (online play: names, komi pick, undo requests)."""
+        with self._tx():
+            if seats is not None:
+                self.conn.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), gid))
+            if meta is not None:
+                self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), gid))
 
     def delete(self, gid: str) -> bool:
         with self._tx():

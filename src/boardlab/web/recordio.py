@@ -26,18 +26,18 @@ class Imported:
 
 
 def _record(game: boardlab.Game, players: dict[str, str], resigned: str | None,
-            date: str | None) -> records.Record:
-    return records.Record.from_game(game, players, date=date, resigned=resigned)
+            date: str | None, timeout: str | None = None) -> records.Record:
+    return records.Record.from_game(game, players, date=date, resigned=resigned, timeout=timeout)
 
 
 def to_text(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
-            date: str | None = None) -> str:
-    return records.format(_record(game, players, resigned, date))
+            date: str | None = None, timeout: str | None = None) -> str:
+    return records.format(_record(game, players, resigned, date, timeout))
 
 
 def to_json(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
-            date: str | None = None) -> str:
-    return records.to_json(_record(game, players, resigned, date))
+            date: str | None = None, timeout: str | None = None) -> str:
+    return records.to_json(_record(game, players, resigned, date, timeout))
 
 
 def parse(text: str) -> Imported:

@@ -26,6 +26,8 @@ const S = {
   gid: null, live: null, shown: null, viewPly: null,
   sel: null, cursor: null, piece: "auto",
   pollCtl: null, busy: false, resignArmed: null,
+  // play by link: the seat (or spectator) token from the URL fragment, sent as a header
+  token: null, ws: null, wsRetry: null, clockTimer: null, clockAt: 0,
 };
 
 // ------------------------------------------------------------------ API
@@ -35,6 +37,7 @@ class ApiError extends Error {
 
 async function api(method, url, body, signal) {
   const opts = { method, headers: {}, signal };
+  if (S.token && url.startsWith("/api/games/")) opts.headers["X-Seat-Token"] = S.token;
   if (body !== undefined && body !== null) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -89,7 +92,15 @@ function route() {
   const hash = location.hash || "#/";
   const parts = hash.slice(2).split("/");
   for (const v of document.querySelectorAll(".view")) v.hidden = true;
+  if ((parts[0] === "play" || parts[0] === "watch") && parts[1] && parts[2]) {
+    $("#view-play").hidden = false;
+    if (S.gid !== parts[1] || S.token !== decodeURIComponent(parts[2])) closeGame();
+    S.token = decodeURIComponent(parts[2]);
+    openGame(parts[1], null);
+    return;
+  }
   if (parts[0] === "game" && parts[1]) {
+    if (S.token) { closeGame(); S.token = null; }
     $("#view-play").hidden = false;
     const ply = parts[2] !== undefined && parts[2] !== "" ? parseInt(parts[2], 10) : null;
     openGame(parts[1], Number.isFinite(ply) ? ply : null);
@@ -147,13 +158,15 @@ function formChanged() {
 
 function formOpponent() {
   const k = S.kinds[$("#ng-game").value];
-  const vsComputer = document.querySelector("input[name=opponent]:checked").value === "computer";
+  const opponent = document.querySelector("input[name=opponent]:checked").value;
+  const vsComputer = opponent === "computer";
   const yugo = "komi" in k.options;
   $("#ng-engine").disabled = !vsComputer;
   $("#ng-komi-row").hidden = !yugo;
   $("#ng-komi-computer").hidden = !vsComputer;
   $("#ng-komi-human").hidden = vsComputer;
-  $("#ng-color-row").hidden = !vsComputer || yugo;
+  $("#ng-color-row").hidden = opponent === "human" || yugo;
+  $("#ng-online-row").hidden = opponent !== "online";
 }
 
 async function updateKomiProposal() {
@@ -174,7 +187,19 @@ async function startGame(ev) {
     body.engine = $("#ng-engine").value;
     body.color = $("#ng-color").value;
   }
-  if ("komi" in k.options) {
+  if (opponent === "online") {
+    if ($("#ng-name").value.trim()) body.name = $("#ng-name").value.trim();
+    const clock = $("#ng-clock").value;
+    if (clock) {
+      const [kind, seconds, increment] = clock.split(":");
+      body.time_control = { kind, seconds: Number(seconds), increment: Number(increment || 0) };
+    }
+    if ("komi" in k.options) {  // you name the komi, your friend picks a color
+      body.komi_negotiation = { namer: "human", komi: parseInt($("#ng-komi-hs").value || "0", 10) };
+    } else {
+      body.color = $("#ng-color").value;
+    }
+  } else if ("komi" in k.options) {
     if (opponent === "computer") {
       const namer = document.querySelector("input[name=komi-namer]:checked").value;
       body.komi_negotiation = namer === "human"
@@ -189,7 +214,12 @@ async function startGame(ev) {
   try {
     const st = await api("POST", "/api/games", body);
     S.live = st;
-    location.hash = `#/game/${st.id}`;
+    if (st.online) {  // keep the links for this tab (a reload still shows the invite)
+      try { sessionStorage.setItem(`boardlab-links-${st.id}`, JSON.stringify(st.links)); } catch (_) { /* private mode */ }
+      location.hash = st.links.you.slice(1);
+    } else {
+      location.hash = `#/game/${st.id}`;
+    }
   } catch (e) {
     $("#ng-error").textContent = e.message;
   } finally {
@@ -253,7 +283,55 @@ async function showRules(name) {
 function closeGame() {
   if (S.pollCtl) S.pollCtl.abort();
   S.pollCtl = null;
+  stopSocket();
   S.gid = null;
+}
+
+// ------------------------------------------------------------------ play by link: live socket
+function stopSocket() {
+  clearTimeout(S.wsRetry);
+  S.wsRetry = null;
+  const ws = S.ws;
+  S.ws = null;
+  if (ws) { try { ws.close(); } catch (_) { /* gone */ } }
+}
+
+/* Live updates over a WebSocket; while it is down the page long-polls instead
+ * and tries the socket again every few seconds. */
+function startSocket(gid) {
+  if (!window.WebSocket) { if (!S.pollCtl) startPoll(gid); return; }
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  let ws;
+  try { ws = new WebSocket(`${proto}://${location.host}/api/games/${gid}/ws`); }
+  catch (e) { if (!S.pollCtl) startPoll(gid); return; }
+  S.ws = ws;
+  let refused = false;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: S.token }));
+  ws.onmessage = async (ev) => {
+    if (S.ws !== ws || S.gid !== gid) return;
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (_) { return; }
+    if (msg.type === "state") {
+      if (S.pollCtl) { S.pollCtl.abort(); S.pollCtl = null; }
+      document.body.dataset.live = "socket";
+      if (!S.live || msg.state.version !== S.live.version) await setLive(msg.state);
+    } else if (msg.type === "error") {
+      if (msg.error.code === "missing_token" || msg.error.code === "wrong_token") refused = true;
+      say(msg.error.message);
+    }
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if (S.gid !== gid) return;
+    document.body.dataset.live = "poll";
+    if (!S.pollCtl) startPoll(gid);
+    if (!refused) S.wsRetry = setTimeout(() => { if (S.gid === gid && !S.ws) startSocket(gid); }, 3000);
+  };
+}
+
+function copyField(input) {
+  input.addEventListener("focus", () => input.select());
 }
 
 async function openGame(gid, viewPly) {
@@ -278,7 +356,8 @@ async function openGame(gid, viewPly) {
     say(e.message);
     return;
   }
-  if (!S.pollCtl) startPoll(gid);
+  if (S.live && S.live.online) { if (!S.ws) startSocket(gid); }
+  else if (!S.pollCtl) startPoll(gid);
 }
 
 function startPoll(gid) {
@@ -296,7 +375,7 @@ function startPoll(gid) {
       } catch (e) {
         if (ctl.signal.aborted) return;
         failures += 1;
-        if (e instanceof ApiError && e.status === 404) { say(e.message); return; }
+        if (e instanceof ApiError && [401, 403, 404].includes(e.status)) { say(e.message); return; }
         say("Connection to the server lost — retrying…", "info");
         await sleep(Math.min(3000, 300 * failures));
       }
@@ -690,6 +769,9 @@ function renderPanel(st, live) {
     const div = el("div", { class: `seat${turn ? " turn" : ""}`, "data-seat": i, "data-color": color },
       el("span", { class: "swatch", style: `background:${COLORS[color]}` }),
       el("span", { text: `${cap(color)}: ${seat.label || seat.kind}` }),
+      live.online && live.you && live.you.seat === i ? el("span", { class: "tag", text: "(you)" }) : null,
+      live.online ? el("span", { class: `presence ${live.connected[i] ? "on" : "off"}`, "data-connected": live.connected[i] ? "yes" : "no",
+        title: live.connected[i] ? "connected" : "not connected", text: live.connected[i] ? "● connected" : "○ away" }) : null,
       extra.length ? el("span", { class: "tag", text: `(${extra.join(", ")})` }) : null,
       el("span", { class: "score", text: seatScore(st, color) }));
     players.append(div);
@@ -708,6 +790,8 @@ function renderPanel(st, live) {
   } else {
     const seat = live.seats[live.to_move_seat];
     let text = `${cap(live.to_move)} to move (${seat.label || seat.kind})`;
+    if (live.online && live.your_turn) text += " — your turn";
+    if (live.online && live.komi_pending) text = "Waiting for the color pick (komi " + live.options.komi + ")";
     if (live.mid_turn && live.game === "implo") text += " — resolve the highlighted patches";
     if (live.game === "yugo" && st.hints.phase === "mark") text += " — mark the groups to remove, then Done";
     if (live.game === "yugo" && st.hints.phase === "answer") text += " — accept or reject the marked groups";
@@ -754,9 +838,12 @@ function renderPanel(st, live) {
   }
   // tools
   const vsComputer = live.seats.some((s) => s.kind === "computer");
-  $("#btn-undo").disabled = !live.can_undo || S.viewPly !== null;
-  $("#btn-undo").textContent = vsComputer ? "Undo (take back your move)" : "Undo";
-  $("#btn-resign").disabled = live.over;
+  const watching = live.online && live.you === "spectator";
+  $("#btn-undo").disabled = !live.can_undo || S.viewPly !== null || watching ||
+    (live.online && !!live.undo_request);
+  $("#btn-undo").textContent = vsComputer ? "Undo (take back your move)" : live.online ? "Ask to undo" : "Undo";
+  $("#btn-resign").disabled = live.over || watching;
+  renderOnline(live);
   if (S.resignArmed === null) $("#btn-resign").textContent = "Resign";
   $("#btn-retry").hidden = !live.engine_error;
   $("#dl-text").href = `/api/games/${live.id}/record?format=text`;
@@ -782,6 +869,76 @@ function renderPanel(st, live) {
   $("#nav-next").disabled = at >= live.ply;
   $("#nav-last").disabled = at >= live.ply;
   updateCursorInfo();
+}
+
+function renderOnline(live) {
+  $("#online").hidden = !live.online;
+  if (!live.online) return;
+  const you = live.you;
+  $("#online-you").textContent = you === "spectator" ? "You are watching this game."
+    : `You play ${you.color}. ${live.connected[1 - you.seat] ? "Your friend is connected." : "Your friend is not connected."}`;
+  let links = null;
+  try { links = JSON.parse(sessionStorage.getItem(`boardlab-links-${live.id}`) || "null"); } catch (_) { links = null; }
+  $("#online-links").hidden = !links || you === "spectator";
+  if (links) {
+    $("#invite-link").value = location.origin + links.invite;
+    $("#spectate-link").value = location.origin + links.spectate;
+  }
+  const ask = $("#online-ask");
+  ask.innerHTML = "";
+  const req = live.undo_request;
+  if (req && you !== "spectator" && !live.over) {
+    if (req.by === you.seat) ask.append(el("span", { text: "Waiting for your friend to answer your undo request…" }));
+    else {
+      ask.append(el("span", { text: "Your friend asks to take back their last move." }),
+        el("button", { type: "button", "data-action": "undo-accept", text: "Allow undo", onclick: () => answerUndo(true) }),
+        el("button", { type: "button", "data-action": "undo-decline", text: "Decline", onclick: () => answerUndo(false) }));
+    }
+  }
+  if (live.komi_pending && you !== "spectator") {
+    if (you.seat === live.meta.creator_seat) ask.append(el("span", { text: `You named komi ${live.options.komi}; your friend picks a color.` }));
+    else {
+      ask.append(el("span", { text: `Your friend named komi ${live.options.komi}. Pick your color:` }));
+      for (const c of live.colors) ask.append(el("button", { type: "button", "data-action": `pick-${c}`, text: `Play ${c}`,
+        onclick: async () => { try { await setLive(await api("POST", `/api/games/${live.id}/komi`, { color: c })); } catch (e) { say(e.message); } } }));
+    }
+  }
+  S.clockAt = performance.now();
+  if (live.clock && !S.clockTimer) S.clockTimer = setInterval(renderClock, 250);
+  renderClock();
+}
+
+function renderClock() {
+  const live = S.live;
+  const box = $("#clock");
+  if (!live || !live.online || !live.clock) { box.textContent = ""; return; }
+  const c = live.clock;
+  const gone = (performance.now() - S.clockAt) / 1000;
+  const show = (t) => { t = Math.max(0, t); const m = Math.floor(t / 60); const sec = t - 60 * m; return `${m}:${sec < 10 ? "0" : ""}${sec.toFixed(1)}`; };
+  box.textContent = live.seats.map((seat, i) => {
+    const t = c.remaining[i] - (c.running === i && !live.over ? gone : 0);
+    return `${cap(seat.color)} ${show(t)}${c.running === i && !live.over ? " ◀" : ""}`;
+  }).join("   ") + (c.kind === "move" ? "  (per move)" : c.increment ? `  (+${c.increment}s)` : "");
+}
+
+async function answerUndo(accept) {
+  try { await setLive(await api("POST", `/api/games/${S.live.id}/undo/answer`, { accept })); }
+  catch (e) { say(e.message); }
+}
+
+async function downloadRecord(ev, format) {
+  if (!S.token || !S.live) return;  // not online: the plain link works
+  ev.preventDefault();
+  try {
+    const res = await fetch(`/api/games/${S.live.id}/record?format=${format}`, { headers: { "X-Seat-Token": S.token } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const url = URL.createObjectURL(await res.blob());
+    const a = el("a", { href: url, download: `${S.live.game}-${S.live.id}.${format === "json" ? "json" : "txt"}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+  } catch (e) { say(e.message); }
 }
 
 function updateCursorInfo() {
@@ -842,8 +999,9 @@ function initPlay() {
   $("#btn-undo").addEventListener("click", async () => {
     try {
       S.viewPly = null;
+      const wasOnline = S.live.online;
       await setLive(await api("POST", `/api/games/${S.live.id}/undo`));
-      say("Taken back.", "info");
+      say(wasOnline ? "Asked your friend to allow an undo." : "Taken back.", "info");
     } catch (e) { say(e.message); }
   });
   $("#btn-resign").addEventListener("click", async () => {
@@ -861,6 +1019,10 @@ function initPlay() {
     try { await setLive(await api("POST", `/api/games/${S.live.id}/engine`)); } catch (e) { say(e.message); }
   });
   $("#btn-rules").addEventListener("click", () => S.live && showRules(S.live.game));
+  $("#dl-text").addEventListener("click", (ev) => downloadRecord(ev, "text"));
+  $("#dl-json").addEventListener("click", (ev) => downloadRecord(ev, "json"));
+  copyField($("#invite-link"));
+  copyField($("#spectate-link"));
   $("#rules-close").addEventListener("click", () => $("#rules-dialog").close());
   $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target === $("#rules-dialog")) $("#rules-dialog").close(); });
 }
