@@ -33,6 +33,17 @@ ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT = 20_000  # ms
+# Wraps the page's WebSocket constructor so a test can close its sockets.
+SOCKET_SPY = """
+window.__sockets = [];
+const RealWebSocket = window.WebSocket;
+window.WebSocket = function (...args) {
+  const socket = new RealWebSocket(...args);
+  window.__sockets.push(socket);
+  return socket;
+};
+window.WebSocket.prototype = RealWebSocket.prototype;
+"""
 
 
 def _free_port() -> int:
@@ -116,7 +127,9 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
         assert invite.startswith(url + "/#/play/") and watch.startswith(url + "/#/watch/")
         own_token = ann.evaluate("location.hash").rsplit("/", 1)[1]
         tokens = [own_token, invite.rsplit("/", 1)[1], watch.rsplit("/", 1)[1]]
-        # Bob opens his link; Eve watches
+        # Bob opens his link; Eve watches (her page keeps a handle on its sockets so
+        # the test can cut them like a network loss)
+        eve.add_init_script(SOCKET_SPY)
         bob.goto(invite)
         eve.goto(watch)
         for pg in pages:
@@ -146,6 +159,12 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
                 bob.reload()
                 bob.wait_for_function("window.boardlab.live() && document.body.dataset.live === 'socket'")
                 assert live(bob)["ply"] == 3
+            if ply == 5:  # Eve loses her socket for good: the page falls back to polling
+                eve.evaluate("() => { window.WebSocket = undefined;"
+                             " window.__sockets.forEach((s) => s.close()); }")
+                eve.wait_for_function("document.body.dataset.live === 'poll'")
+        assert ply > 5, "the game ended before the socket drop was exercised"
+        assert eve.evaluate("document.body.dataset.live") == "poll"  # she followed by polling
         final = [live(pg) for pg in pages]
         assert all(f["over"] and f["moves"] == final[0]["moves"] for f in final)
         for pg in pages:
