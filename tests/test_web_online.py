@@ -523,3 +523,22 @@ def test_http_actions_are_rate_limited_per_seat(client):
     if r.status_code == 429:
         err(r, 429, "rate_limited")
     assert g.move("a1", token=g.me, ply=0).status_code == 200   # the other seat is not affected
+
+
+def test_one_http_connection_flooding_the_server_is_rate_limited(tmp_path):
+    """Every HTTP connection has a token bucket (50/s, bursts of 200): a tight
+    loop of requests from one connection is answered 429 rate_limited."""
+    from boardlab.web import create_app as make_app
+    with TestClient(make_app(tmp_path / "flood.sqlite3", engine_workers=0)) as c:
+        codes = [c.get("/api/kinds").status_code for _ in range(400)]
+    assert codes[:150] == [200] * 150          # a burst is served
+    assert 429 in codes                        # a flood is not
+    refused = codes.index(429)
+    with TestClient(make_app(tmp_path / "flood2.sqlite3", engine_workers=0)) as c:
+        r = None
+        for _ in range(400):
+            r = c.get("/api/kinds")
+            if r.status_code == 429:
+                break
+        assert r.json() == {"error": {"code": "rate_limited", "message": "too many requests; slow down"}}
+    assert refused >= 200

@@ -740,6 +740,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
         return _error_response(500, "internal", "the server failed on this request")
 
     app.add_middleware(online.BodyLimit, limit=online.MAX_BODY)
+    app.add_middleware(online.ConnectionRateLimit)
 
     # ------------------------------------------------------------ catalogue
     @app.get("/api/kinds", summary="The five games: colors, sizes, options, board kind")

@@ -87,6 +87,43 @@ async def _too_large(send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class ConnectionRateLimit:
+    """ASGI middleware: a token bucket per HTTP connection (client host and port),
+    so one connection cannot flood the server; over the limit it answers 429
+    ``rate_limited``. Generous enough for a page that polls and plays; idle
+    connections' buckets are dropped after a minute."""
+
+    def __init__(self, app, rate: float = 50.0, burst: float = 200.0) -> None:
+        self.app = app
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[tuple, RateLimit] = {}
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        key = tuple(scope.get("client") or ("?", 0))
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
+        self.calls += 1
+        if self.calls % 1000 == 0:
+            self._forget_idle(bucket.clock())
+        if not bucket.allow():
+            body = json.dumps({"error": {"code": "rate_limited",
+                                         "message": "too many requests; slow down"}}).encode()
+            await send({"type": "http.response.start", "status": 429,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+    def _forget_idle(self, now: float) -> None:
+        for key in [k for k, b in self.buckets.items() if now - b.last > 60.0]:
+            del self.buckets[key]
+
+
 # ---------------------------------------------------------------- WebSocket limits
 #: the largest WebSocket message the server reads, in bytes (characters for text)
 MAX_MESSAGE = 4096
