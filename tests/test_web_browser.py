@@ -6,7 +6,7 @@ moves from the legal-move data the page exposes (``window.boardlab``) and
 turning each into the clicks a player makes (``click_move``). Screenshots go
 to test-artifacts/screenshots/ (copies are committed in docs/screenshots/).
 
-Marked ``browser``; skipped when chromium or playwright is missing
+Marked ``browser``; skipped outside CI when chromium is missing
 (``make test`` installs both). Small boards and the random engine keep the
 whole module to about a minute or two on two cores.
 """
@@ -17,85 +17,21 @@ import os
 import random
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 import boardlab
+from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
 
-CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM", "/usr/bin/chromium")
-from playwright import sync_api as playwright_api  # noqa: E402 - after the constants it needs
+pytestmark = BROWSER_MARKS
 
-# `make test` installs chromium first; only a bare pytest run elsewhere may lack it.
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                       reason=f"no chromium at {CHROMIUM} (make test installs it)"),
-]
-
-ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SPECIAL = {"swap", "pass", "button", "done", "accept", "reject"}
 KING = re.compile(r"k[a-s]\d+\Z")
 MOVE_TIMEOUT = 20_000  # ms
 
 
 # ---------------------------------------------------------------- the server
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``python -m boardlab.web`` in a subprocess; restartable on the same port and db."""
-
-    def __init__(self, db: Path, log: Path) -> None:
-        self.db = db
-        self.log = log
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "boardlab.web", "--port", str(self.port), "--db", str(self.db),
-             "--log-level", "warning"],
-            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/kinds", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("web")
@@ -107,10 +43,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launch_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -9,29 +9,14 @@ Marked ``browser``; skipped when chromium is missing (``make test`` installs it)
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM", "/usr/bin/chromium")
-from playwright import sync_api as playwright_api  # noqa: E402
+from browser_support import BROWSER_MARKS, Server, launch_chromium
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                       reason=f"no chromium at {CHROMIUM} (make test installs it)"),
-]
+pytestmark = BROWSER_MARKS
 
-ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT = 20_000  # ms
 # Wraps the page's WebSocket constructor so a test can close its sockets.
 SOCKET_SPY = """
@@ -46,47 +31,20 @@ window.WebSocket.prototype = RealWebSocket.prototype;
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("online")
-    log = tmp / "server.log"
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "boardlab.web", "--port", str(port), "--db", str(tmp / "g.sqlite3"),
-         "--log-level", "info"],  # the access log is on: tokens must stay out of it
-        stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"server did not start: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(url + "/api/kinds", timeout=1):
-                break
-        except OSError:
-            time.sleep(0.1)
-    yield url, log
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    # the access log is on (log level info): tokens must stay out of it
+    srv = Server(tmp / "g.sqlite3", tmp / "server.log", log_level="info")
+    srv.start()
+    yield srv.url, srv.log
+    srv.stop()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launch_chromium() as b:
         yield b
-        b.close()
 
 
 def live(page) -> dict:
