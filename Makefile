@@ -13,7 +13,7 @@ PORT   ?= 8000
 DB     ?= data/boardlab.sqlite3
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run demo test bench lint clean chromium
+.PHONY: setup run demo test bench acceptance acceptance-report lint clean chromium
 
 setup: $(STAMP)
 
@@ -43,6 +43,16 @@ bench: $(STAMP)
 	$(PY) bench/playouts.py --seconds 5
 	$(PY) bench/mcts.py --seconds 2
 	$(PY) bench/online_load.py --games 40 --seconds 20
+
+# The AI issue's measured acceptance (long: many CPU-hours for 200 games a
+# match). Resumable: it continues from bench/acceptance/*.rec.gz. MINUTES stops
+# it cleanly; ONLY selects matches (a regex on table/game/A-vs-B).
+acceptance: $(STAMP)
+	$(PY) -m boardlab.ai.acceptance $(if $(filter-out auto,$(JOBS)),--jobs $(JOBS)) \
+		$(if $(MINUTES),--max-minutes $(MINUTES)) $(if $(ONLY),--only '$(ONLY)')
+
+acceptance-report: $(STAMP)
+	$(PY) -m boardlab.ai.acceptance --report
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

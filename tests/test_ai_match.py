@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import gzip
 import math
 
 import pytest
 
 import boardlab
-from boardlab.ai import engines, match
+from boardlab.ai import engines, match, stats
 from boardlab.ai.mcts import MCTSAgent
+from boardlab.records import parse_all
 
 
 def test_elo_hand_computed():
     # 60 wins, 40 losses: s = 0.6, sd of game scores = sqrt(0.24), se = 0.04899
-    e = match.elo_estimate(60, 40, 0)
+    e = stats.elo_estimate(60, 40, 0)
     assert e.score == pytest.approx(0.6)
     assert e.elo == pytest.approx(-400 * math.log10(1 / 0.6 - 1))   # 70.44
     assert e.elo == pytest.approx(70.437, abs=1e-3)
@@ -27,7 +29,7 @@ def test_elo_hand_computed():
 
 def test_elo_with_draws_and_even():
     # 10 wins, 10 losses, 20 draws: s = 0.5, var = (10*.25 + 10*.25)/40 = 0.125
-    e = match.elo_estimate(10, 10, 20)
+    e = stats.elo_estimate(10, 10, 20)
     assert e.score == 0.5 and e.elo == 0.0
     se = math.sqrt(0.125 / 40)
     assert e.stderr == pytest.approx(se)
@@ -38,12 +40,12 @@ def test_elo_with_draws_and_even():
 
 
 def test_elo_extremes():
-    e = match.elo_estimate(5, 0, 0)
+    e = stats.elo_estimate(5, 0, 0)
     assert e.elo == math.inf and e.high == math.inf
-    assert match.format_elo(e.elo) == "+inf"
-    assert match.elo_estimate(0, 3, 1).elo == pytest.approx(-400 * math.log10(1 / 0.125 - 1))
+    assert stats.format_elo(e.elo) == "+inf"
+    assert stats.elo_estimate(0, 3, 1).elo == pytest.approx(-400 * math.log10(1 / 0.125 - 1))
     with pytest.raises(ValueError):
-        match.elo_estimate(0, 0, 0)
+        stats.elo_estimate(0, 0, 0)
 
 
 def test_tiny_match_writes_records(tmp_path):
@@ -55,10 +57,6 @@ def test_tiny_match_writes_records(tmp_path):
     assert text.count('[Game "robble"]') == 4
     assert '[Black "mcts:30"]' in text and '[White "mcts:30"]' in text
     # every record replays to the stored result
-    try:
-        from boardlab.records.text import parse_all
-    except ImportError:
-        return
     records = parse_all(text)
     assert [r.result for r in records] == [r.winner for r in result.results]
     for rec, res in zip(records, result.results, strict=True):
@@ -118,3 +116,139 @@ def test_agents_follow_the_ai_protocol():
         agent = engines.make_engine(name, seed=1)
         assert isinstance(agent, ai.Agent)
         assert agent.choose(game) in game.legal_moves()
+
+
+def test_wilson_interval_hand_computed():
+    # 200 of 200: centre (1 + z²/400)/(1 + z²/200), half-width z/(1 + z²/200) * z/400
+    z = stats.Z95
+    low, high = stats.wilson_interval(200, 200)
+    assert high == 1.0
+    assert low == pytest.approx((1 + z * z / 400 - z * z / 400) / (1 + z * z / 200))
+    assert 0.981 < low < 0.982
+    # 190 of 200 (95%): centre 0.95960/1.01921 = 0.94152, half-width 1.92303 *
+    # sqrt(0.0475/200 + 3.8415/160000) = 0.03110: 190 wins do not show ">= 95%"
+    low, high = stats.wilson_interval(190, 200)
+    assert low == pytest.approx(0.9104, abs=1e-4) and high == pytest.approx(0.9726, abs=1e-4)
+    assert stats.wilson_interval(0, 10)[0] == 0.0
+    with pytest.raises(ValueError):
+        stats.wilson_interval(3, 2)
+    with pytest.raises(ValueError):
+        stats.wilson_interval(0, 0)
+
+
+def test_resume_plays_only_the_missing_rounds(tmp_path):
+    whole = match.run_match("robble", "mcts:12", "mcts:6", 4, size=4, seed=5)
+    out = str(tmp_path / "part.rec.gz")
+    first = match.run_match("robble", "mcts:12", "mcts:6", 2, size=4, seed=5, out=out)
+    assert first.resumed == 0 and len(first.results) == 2
+    rest = match.run_match("robble", "mcts:12", "mcts:6", 4, size=4, seed=5, out=out,
+                           resume=True, jobs=2)
+    assert rest.resumed == 2
+    assert [r.actions for r in rest.results] == [r.actions for r in whole.results]
+    assert [r.a_result for r in rest.results] == [r.a_result for r in whole.results]
+    assert [r.swapped for r in rest.results] == [r.swapped for r in whole.results]
+    with gzip.open(out, "rt", encoding="utf-8") as fh:
+        recs = parse_all(fh.read())
+    assert [int(r.tags["Round"]) for r in recs] == [1, 2, 3, 4]
+    # nothing left to play: the file alone gives the same result
+    again = match.run_match("robble", "mcts:12", "mcts:6", 4, size=4, seed=5, out=out,
+                            resume=True)
+    assert again.resumed == 4 and again.elo == rest.elo
+
+
+def test_interrupted_match_keeps_finished_games(tmp_path):
+    out = str(tmp_path / "cut.rec")
+
+    def stop_after_two(result, seen=[]):  # noqa: B006 - a counter across calls
+        seen.append(result)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        match.run_match("robble", "mcts:8", "random", 5, size=4, seed=1, out=out,
+                        on_result=stop_after_two)
+    assert len(parse_all(open(out, encoding="utf-8").read())) == 2
+    rest = match.run_match("robble", "mcts:8", "random", 5, size=4, seed=1, out=out,
+                           resume=True)
+    assert rest.resumed == 2 and rest.elo.games == 5
+
+
+def test_resume_refuses_another_match(tmp_path):
+    out = str(tmp_path / "m.rec")
+    match.run_match("robble", "mcts:8", "random", 2, size=4, seed=1, out=out)
+    with pytest.raises(ValueError, match="EngineA is 'mcts:8', this match has 'mcts:9'"):
+        match.run_match("robble", "mcts:9", "random", 2, size=4, seed=1, out=out, resume=True)
+    with pytest.raises(ValueError, match="MatchSeed"):
+        match.run_match("robble", "mcts:8", "random", 2, size=4, seed=2, out=out, resume=True)
+    with pytest.raises(ValueError, match="robble 4x4 .* not this match's robble 5x5"):
+        match.run_match("robble", "mcts:8", "random", 2, size=5, seed=1, out=out, resume=True)
+    with pytest.raises(ValueError, match="round 2, outside this match's 1..1"):
+        match.run_match("robble", "mcts:8", "random", 1, size=4, seed=1, out=out, resume=True)
+    text = open(out, encoding="utf-8").read()
+    open(out, "w", encoding="utf-8").write(text + "\n" + text.split("\n\n[Game")[0] + "\n")
+    with pytest.raises(ValueError, match="round 1 appears twice"):
+        match.run_match("robble", "mcts:8", "random", 2, size=4, seed=1, out=out, resume=True)
+    open(out, "w", encoding="utf-8").write(text + "\n[Game")   # a half-written game
+    with pytest.raises(ValueError, match=r"m\.rec: line \d+, column \d+"):
+        match.run_match("robble", "mcts:8", "random", 2, size=4, seed=1, out=out, resume=True)
+
+
+def test_main_resume_flag(tmp_path, capsys):
+    out = tmp_path / "r.rec"
+    args = ["robble", "--a", "mcts:8", "--b", "random", "--size", "4", "--out", str(out)]
+    assert match.main([*args, "--games", "2"]) == 0
+    capsys.readouterr()
+    assert match.main([*args, "--games", "3", "--resume"]) == 0
+    assert "3 games (2 from the records file)" in capsys.readouterr().out
+    assert match.main(["robble", "--a", "mcts:8", "--b", "random", "--resume",
+                       "--out", "-"]) == 2
+    assert "--resume needs a records file" in capsys.readouterr().err
+
+
+def test_killed_run_keeps_its_games_and_resumes(tmp_path):
+    """A real `boardlab match` process killed with SIGKILL mid-match: the games
+    it finished are in the gzip file (one member each), a member cut short is
+    left out, and --resume completes the match."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time as clock
+
+    out = str(tmp_path / "killed.rec.gz")
+    args = ["robble", "--a", "mcts:40", "--b", "random", "--size", "5", "--seed", "4"]
+    proc = subprocess.Popen([sys.executable, "-m", "boardlab.ai.match", *args,
+                             "--games", "400", "--out", out, "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    spec = match.MatchSpec("robble", 5, {}, "mcts:40", "random", 400, 4,
+                           dict(boardlab.new_game("robble", 5).options))
+    try:
+        end = clock.time() + 60
+        while clock.time() < end:
+            if os.path.exists(out) and len(match.load_finished(spec, out)) >= 3:
+                break
+            clock.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    kept = match.load_finished(spec, out)
+    assert len(kept) >= 3 and sorted(kept) == list(range(len(kept)))
+    # a member cut short, as a kill in the middle of a write leaves it
+    with open(out, "ab") as fh:
+        fh.write(gzip.compress(b'[Game "robble"]\n[Size "5"]\n')[:-9])
+    assert len(match.load_finished(spec, out)) == len(kept)
+    n = len(kept) + 2
+
+    def stop(result):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # one more game, then stopped again
+        match.run_match("robble", "mcts:40", "random", n, size=5, seed=4, out=out,
+                        resume=True, on_result=stop)
+    # the game appended after the cut member is readable: the cut one was dropped
+    assert len(match.load_finished(spec, out)) == len(kept) + 1
+    rest = match.run_match("robble", "mcts:40", "random", n, size=5, seed=4, out=out,
+                           resume=True)
+    assert rest.resumed == len(kept) + 1 and rest.elo.games == n
+    fresh = match.run_match("robble", "mcts:40", "random", n, size=5, seed=4)
+    assert [r.actions for r in rest.results] == [r.actions for r in fresh.results]

@@ -176,6 +176,43 @@ def test_every_ply_undo_copy_pickle_position_and_refusals(name, size):
         assert game.is_over
 
 
+@pytest.mark.parametrize("name,size", CASES, ids=CASE_IDS)
+def test_search_fast_path_matches_the_checked_api(name, size):
+    """step / step_with_undo / step_back / step_actions (what search uses)
+    reach exactly the states apply_action and undo reach, at every ply."""
+    rng = random.Random(f"step{name}{size}")
+    for _ in range(FEW):
+        checked = boardlab.new_game(name, size)
+        fast = checked.copy(history=False)
+        while not checked.is_over:
+            assert fast.step_actions() == checked.legal_actions()
+            cells = fast.cells()
+            assert len(cells) == checked.n_points
+            assert boardlab.from_position(checked.position()).cells() == cells
+            action = rng.choice(checked.legal_actions())
+            before = fast.position()
+            token = fast.step_with_undo(action)
+            after = fast.position()
+            fast.step_back(token)
+            assert fast.position() == before and fast.step_actions() == checked.legal_actions()
+            checked.apply_action(action)
+            fast.step(action)
+            assert fast.position() == checked.position() == after
+            assert fast.current_player == checked.current_player
+            assert fast.outcome == checked.outcome and fast.returns() == checked.returns()
+        assert fast.step_actions() == [] and fast.history == []
+
+
+def test_cells_are_the_position_tokens():
+    game = boardlab.new_game("robble", 4)
+    for move in ("a1", "b2"):
+        game.play(move)
+    cells = game.cells()
+    assert len(cells) == 16 and cells[0] is not None and cells[5] is not None
+    assert sum(c is not None for c in cells) == 2
+    assert game.from_position(game.position()).cells() == cells
+
+
 def check_refusals(game, rng, before):
     legal = set(game.legal_actions())
     n = game.num_distinct_actions

@@ -484,3 +484,31 @@ def test_property_incremental_caches_equal_a_fresh_load_and_undo_is_exact(seed, 
     while snapshots:
         game.undo()
         assert (game.position(), bytes(game._ok), bytes(game._rescue)) == snapshots.pop()
+
+
+def test_search_view_agrees_with_the_move_list():
+    """The read-only view search uses (stones, single_points, pair/flip
+    actions, edge bits) describes the same game as legal_moves()."""
+    rng = random.Random(11)
+    for _ in range(30):
+        game = boardlab.new_game("vimbre", 5)
+        while not game.is_over:
+            me = game.current_player
+            legal = game.legal_actions()
+            singles = [a for a in legal if a < game.n_points]
+            assert game.single_points(me) == singles
+            assert game.first_turn == (not any(game.stones))
+            for a in legal:
+                if game.is_pair(a):
+                    i, j = game.pair_points(a)
+                    assert i < j and game.pair_action(i, j) == game.pair_action(j, i) == a
+                    assert game.action_to_string(a) == (f"{game.action_to_string(i)},"
+                                                        f"{game.action_to_string(j)}")
+                elif a >= game.flip_action(0) and game.action_to_string(a) != "pass":
+                    p = a - game.flip_action(0)
+                    assert game.action_to_string(a) == "x" + game.action_to_string(p)
+                    assert game.stones[p] == 2 - me  # an enemy stone
+            game.apply_action(rng.choice(legal))
+    edges = game.edge_bits(0)
+    assert edges[0] == 1 and edges[game.n_points - 1] == 2 and edges[6] == 0
+    assert game.edge_bits(1)[4] == 2 and game.edge_bits(1)[5] == 1

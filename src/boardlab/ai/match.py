@@ -7,86 +7,32 @@ seeds (derived from ``--seed`` and ``i``), so a match with iteration budgets
 replays exactly, whatever ``--jobs``. Games run in ``--jobs`` worker processes.
 
 Printed: wins / losses / draws of A, its score, the Elo difference A - B with a
-95% interval, and how each engine fared with each color. The interval is the
-normal approximation on the mean game score (win 1, draw 1/2, loss 0): score
-``s`` +- 1.96 * (standard deviation of the game scores) / sqrt(N), each end
-turned into Elo by ``-400 * log10(1/s - 1)``. Every game is saved as a record
-(``--out``; boardlab's record format, one record after another).
+95% interval (:mod:`boardlab.ai.stats`), and how each engine fared with each
+color. Every game is appended to the records file (``--out``; boardlab's record
+format, gzip-compressed when the name ends in ``.gz``) as soon as it ends, so an
+interrupted match keeps its finished games, and ``--resume`` plays only the
+games the file does not hold yet: long measurements can be stopped, moved and
+continued.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import gzip
+import os
 import re
 import sys
 import time
-from collections.abc import Iterable
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 import boardlab
 
+from .. import records
 from .engines import make_engine
-
-Z95 = 1.959963984540054
-
-
-# ---------------------------------------------------------------- statistics
-def elo_from_score(score: float) -> float:
-    """Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
-@dataclass
-class EloEstimate:
-    wins: int
-    losses: int
-    draws: int
-    score: float          # mean game score of A (win 1, draw 1/2)
-    elo: float            # Elo difference A - B
-    low: float            # 95% interval, Elo
-    high: float
-    stderr: float         # standard error of the mean score
-    p_value: float        # two-sided, H0: score = 1/2 (normal approximation)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
-
-    @property
-    def significant(self) -> bool:
-        """True when the 95% interval excludes 0 (a difference at the 5% level)."""
-        return self.low > 0 or self.high < 0
-
-
-def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
-    """Elo difference with a 95% interval from W/L/D (normal approximation on
-    the mean game score, sample standard deviation of the per-game scores)."""
-    n = wins + losses + draws
-    if n <= 0:
-        raise ValueError("no games")
-    s = (wins + 0.5 * draws) / n
-    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
-    se = math.sqrt(var / n)
-    low = max(0.0, s - Z95 * se)
-    high = min(1.0, s + Z95 * se)
-    if se > 0:
-        p = math.erfc(abs(s - 0.5) / se / math.sqrt(2))
-    else:
-        p = 1.0 if s == 0.5 else 0.0
-    return EloEstimate(wins, losses, draws, s, elo_from_score(s), elo_from_score(low),
-                       elo_from_score(high), se, p)
-
-
-def format_elo(x: float) -> str:
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
+from .stats import EloEstimate, elo_estimate, format_elo
 
 
 # ---------------------------------------------------------------- one game
@@ -149,7 +95,7 @@ def _swap_action(game) -> int | None:
 
 
 # ---------------------------------------------------------------- records
-def build_game(name: str, size: int, options: dict, actions: Iterable[int]):
+def build_game(name: str, size: int, options: dict, actions: list[int]):
     game = boardlab.new_game(name, size, **options)
     for a in actions:
         game.apply_action(a)
@@ -166,41 +112,149 @@ def players_after(result: GameResult, a_name: str, b_name: str, colors) -> dict[
     return {a: a_name, b: b_name}
 
 
-def write_records(path: str, name: str, size: int, options: dict,
-                  results: list[GameResult], a_name: str, b_name: str) -> str:
-    """Save every game; returns the format used (``records`` or ``jsonl``)."""
+def result_record(spec: MatchSpec, result: GameResult) -> records.Record:
+    """The record of one match game; its tags carry what resuming needs."""
+    game = build_game(spec.game, spec.size, spec.options, result.actions)
+    tags = {"Event": f"match {spec.a} vs {spec.b}", "Round": str(result.index + 1),
+            "EngineA": spec.a, "EngineB": spec.b, "MatchSeed": str(spec.seed),
+            "Seconds": f"{result.seconds:.3f}",
+            "LongestMoveA": f"{result.max_move_seconds.get('A', 0.0):.3f}",
+            "LongestMoveB": f"{result.max_move_seconds.get('B', 0.0):.3f}"}
+    return records.Record.from_game(game, players_after(result, spec.a, spec.b, game.colors),
+                                    tags=tags)
+
+
+def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> GameResult:
+    """Rebuild a finished game's result from its record (``where`` names it in errors)."""
+    tags = rec.tags
+    for key, want in (("EngineA", spec.a), ("EngineB", spec.b), ("MatchSeed", str(spec.seed))):
+        if tags.get(key) != want:
+            raise ValueError(f"{where} is from another match: {key} is "
+                             f"{tags.get(key)!r}, this match has {want!r}")
+    if (rec.name, rec.size, rec.options) != (spec.game, spec.size, spec.full_options):
+        raise ValueError(f"{where} is a {rec.name} {rec.size}x{rec.size} game with options "
+                         f"{rec.options}, not this match's {spec.game} {spec.size}x{spec.size} "
+                         f"with {spec.full_options}")
+    if not rec.game.is_over:
+        raise ValueError(f"{where} is not finished (result {rec.result})")
     try:
-        from ..records import Record, format_all  # type: ignore[attr-defined]
-    except ImportError:
+        index = int(tags.get("Round", "")) - 1
+    except ValueError:
+        raise ValueError(f"{where} has no round number") from None
+    game = rec.game
+    first, second = game.colors
+    a_color = first if index % 2 == 0 else second
+    swap = _swap_action(game)
+    swaps = sum(a == swap for a in game.action_history) if swap is not None else 0
+    a_final = a_color if swaps % 2 == 0 else (second if a_color == first else first)
+    winner = rec.result
+    a_result = 0.5 if winner == "draw" else 1.0 if winner == a_final else 0.0
+    longest = {k: float(tags.get(f"LongestMove{k}", "0") or 0) for k in "AB"}
+    return GameResult(index, a_color, swaps > 0, game.action_history, winner, a_result,
+                      game.outcome.termination.value, len(game),
+                      float(tags.get("Seconds", "0") or 0), longest)
+
+
+def _open_records(path: str, mode: str) -> IO[str]:
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")  # type: ignore[return-value]
+    return open(path, mode, encoding="utf-8")
+
+
+def _read_records_text(path: str) -> str:
+    """The file's text. A gzip file is a series of members, one per appended
+    game (or one for a finished match); a last member cut short (a run killed
+    while writing it) is left out, so the games before it still count."""
+    if not path.endswith(".gz"):
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    with open(path, "rb") as fh:
+        data = fh.read()
+    parts: list[bytes] = []
+    while data:
+        member = zlib.decompressobj(wbits=31)  # 31: gzip header and trailer
         try:
-            from ..records.model import Record
-            from ..records.text import format_all
-        except ImportError:
-            Record = None  # type: ignore[assignment]
-    if Record is not None:
-        records = []
-        for r in results:
-            game = build_game(name, size, options, r.actions)
-            players = players_after(r, a_name, b_name, game.colors)
-            records.append(Record.from_game(
-                game, players, tags={"Event": f"match {a_name} vs {b_name}",
-                                     "Round": str(r.index + 1)}))
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(format_all(records))
-        return "records"
-    import json  # fallback: one JSON object per line
-    with open(path, "w", encoding="utf-8") as fh:
-        for r in results:
-            game = build_game(name, size, options, r.actions)
-            fh.write(json.dumps({
-                "game": name, "size": size, "options": options, "moves": game.history,
-                "result": r.winner, "termination": r.termination,
-                "players": players_after(r, a_name, b_name, game.colors),
-                "round": r.index + 1}) + "\n")
-    return "jsonl"
+            text = member.decompress(data)
+        except zlib.error as exc:
+            raise ValueError(f"{path}: not a gzip records file ({exc})") from None
+        if not member.eof:
+            break  # the last game was being written when the run stopped
+        parts.append(text)
+        data = member.unused_data
+    return b"".join(parts).decode("utf-8")
+
+
+def load_finished(spec: MatchSpec, path: str) -> dict[int, GameResult]:
+    """The games of this match already in ``path`` (empty if there is no file)."""
+    if not os.path.exists(path):
+        return {}
+    text = _read_records_text(path)
+    try:
+        recs = records.parse_all(text)
+    except records.RecordError as exc:
+        raise ValueError(f"{path}: {exc} (remove the damaged game, or start the match "
+                         f"again without --resume)") from None
+    done: dict[int, GameResult] = {}
+    for k, rec in enumerate(recs, 1):
+        result = result_from_record(spec, rec, f"{path}: game {k}")
+        if not 0 <= result.index < spec.games:
+            raise ValueError(f"{path}: game {k} is round {result.index + 1}, outside this "
+                             f"match's 1..{spec.games}")
+        if result.index in done:
+            raise ValueError(f"{path}: round {result.index + 1} appears twice")
+        done[result.index] = result
+    return done
+
+
+def write_records(path: str, spec: MatchSpec, results: list[GameResult]) -> None:
+    """Write every game of ``results`` in round order (replacing ``path`` at once)."""
+    tmp = f"{path}.tmp{os.getpid()}" + (".gz" if path.endswith(".gz") else "")
+    with _open_records(tmp, "w") as fh:
+        fh.write(records.format_all(result_record(spec, r) for r in results))
+    os.replace(tmp, path)
+
+
+class _Appender:
+    """Appends each finished game to the records file as it ends, opening and
+    closing the file each time: the game is on disk, complete (for gzip, its
+    own finished member), before the next one starts, whatever kills the run."""
+
+    def __init__(self, path: str | None, spec: MatchSpec, fresh: bool) -> None:
+        self.path, self.spec = path, spec
+        self.empty = True
+        if path is not None:
+            if fresh:
+                _open_records(path, "w").close()
+            self.empty = fresh or os.path.getsize(path) == 0
+
+    def add(self, result: GameResult) -> None:
+        if self.path is None:
+            return
+        text = records.format(result_record(self.spec, result))
+        with _open_records(self.path, "a") as fh:
+            fh.write(text if self.empty else "\n" + text)
+        self.empty = False
 
 
 # ---------------------------------------------------------------- the match
+@dataclass
+class MatchSpec:
+    """What identifies a match: game, size, options, engines, games, seed."""
+
+    game: str
+    size: int
+    options: dict[str, Any]
+    a: str
+    b: str
+    games: int
+    seed: int
+    full_options: dict[str, Any] = field(default_factory=dict)
+
+    def tasks(self, indices: list[int]) -> list[tuple]:
+        return [(self.game, self.size, self.options, self.a, self.b, i, self.seed)
+                for i in indices]
+
+
 @dataclass
 class MatchResult:
     game: str
@@ -211,7 +265,7 @@ class MatchResult:
     elo: EloEstimate
     seconds: float
     records_path: str | None = None
-    records_format: str | None = None
+    resumed: int = 0              # games taken from the records file, not played
 
     def by_color(self) -> dict[str, tuple[int, int, int]]:
         """A's W/L/D by the color it started with."""
@@ -221,11 +275,15 @@ class MatchResult:
             row[0 if r.a_result == 1 else 1 if r.a_result == 0 else 2] += 1
         return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
+    def longest_move(self, who: str) -> float:
+        return max(r.max_move_seconds.get(who, 0.0) for r in self.results)
+
     def report(self) -> str:
         e = self.elo
         n = e.games
         lines = [
-            f"{self.game} {self.size}x{self.size}: A = {self.a}, B = {self.b}, {n} games",
+            f"{self.game} {self.size}x{self.size}: A = {self.a}, B = {self.b}, {n} games"
+            + (f" ({self.resumed} from the records file)" if self.resumed else ""),
             f"A: {e.wins} wins, {e.losses} losses, {e.draws} draws; "
             f"score {e.score:.3f} ({e.wins + 0.5 * e.draws:g}/{n})",
             f"Elo A - B: {format_elo(e.elo)} (95% interval {format_elo(e.low)} .. "
@@ -240,50 +298,69 @@ class MatchResult:
         swaps = sum(r.swapped for r in self.results)
         if swaps:
             lines.append(f"games with a swap: {swaps}")
-        longest = {k: max(r.max_move_seconds.get(k, 0.0) for r in self.results) for k in "AB"}
         plies = sum(r.plies for r in self.results) / len(self.results)
-        lines.append(f"mean length {plies:.1f} moves; longest move A {longest['A']:.3f} s, "
-                     f"B {longest['B']:.3f} s; wall {self.seconds:.1f} s")
+        lines.append(f"mean length {plies:.1f} moves; longest move A "
+                     f"{self.longest_move('A'):.3f} s, B {self.longest_move('B'):.3f} s; "
+                     f"wall {self.seconds:.1f} s")
         if self.records_path:
-            lines.append(f"records ({self.records_format}): {self.records_path}")
+            lines.append(f"records: {self.records_path}")
         return "\n".join(lines)
 
 
 def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int | None = None,
               options: dict[str, Any] | None = None, seed: int = 1, out: str | None = None,
-              progress: bool = False) -> MatchResult:
+              resume: bool = False, progress: bool = False,
+              on_result: Callable[[GameResult], None] | None = None) -> MatchResult:
+    """Play (the rest of) a match. With ``resume``, the games already in
+    ``out`` count and only the missing rounds are played; otherwise ``out`` is
+    started afresh. ``on_result`` is called with each game as it ends (after it
+    is saved)."""
     cls = boardlab.game_class(game)
-    name = cls.name
     size = size or cls.default_size
     options = dict(options or {})
-    cls(size, **options)  # check the options now
+    full_options = dict(cls(size, **options).options)  # checks the options now
     make_engine(a)
     make_engine(b)  # unknown engines fail before any game
-    tasks = [(name, size, options, a, b, i, seed) for i in range(games)]
+    if games < 1:
+        raise ValueError("a match needs at least one game")
+    spec = MatchSpec(cls.name, size, options, a, b, games, seed, full_options)
+    if resume and out is None:
+        raise ValueError("--resume needs a records file (--out)")
+    done = load_finished(spec, out) if resume and out else {}
+    todo = [i for i in range(games) if i not in done]
+    results = list(done.values())
     start = time.perf_counter()
-    results: list[GameResult] = []
-    if jobs <= 1:
-        for t in tasks:
-            results.append(play_game(t))
-            if progress:
-                _progress(results, games)
-    else:
-        import multiprocessing
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for r in pool.imap_unordered(play_game, tasks):
-                results.append(r)
-                if progress:
-                    _progress(results, games)
+    if done and out is not None:
+        # rewritten first, so a damaged tail a killed run left is gone before
+        # new games are appended after it
+        write_records(out, spec, sorted(done.values(), key=lambda r: r.index))
+    appender = _Appender(out, spec, fresh=not done)
+    for r in _play_all(spec.tasks(todo), jobs):
+        appender.add(r)
+        results.append(r)
+        if progress:
+            _progress(results, games)
+        if on_result is not None:
+            on_result(r)
     results.sort(key=lambda r: r.index)
+    if out is not None:
+        write_records(out, spec, results)
     wins = sum(r.a_result == 1 for r in results)
     losses = sum(r.a_result == 0 for r in results)
     draws = len(results) - wins - losses
-    match = MatchResult(name, size, a, b, results, elo_estimate(wins, losses, draws),
-                        time.perf_counter() - start)
-    if out:
-        match.records_format = write_records(out, name, size, options, results, a, b)
-        match.records_path = out
-    return match
+    return MatchResult(spec.game, size, a, b, results, elo_estimate(wins, losses, draws),
+                       time.perf_counter() - start, out, resumed=len(done))
+
+
+def _play_all(tasks: list[tuple], jobs: int):
+    """Each game's result as it ends (in worker processes when ``jobs`` > 1)."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield play_game(t)
+        return
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap_unordered(play_game, tasks)
 
 
 def _progress(results: list[GameResult], total: int) -> None:
@@ -325,7 +402,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game option, e.g. pie=no or komi=6 (repeatable)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None,
-                   help="records file (default match-GAME-A-vs-B.rec; '-' for none)")
+                   help="records file (default match-GAME-A-vs-B.rec; '-' for none; "
+                        "gzip when it ends in .gz)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the games already in the records file and play the rest")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p
 
@@ -341,10 +421,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         match = run_match(args.game, args.a, args.b, args.games, jobs=max(1, args.jobs),
                           size=args.size, options=dict(args.option), seed=args.seed,
-                          out=out, progress=not args.quiet and sys.stderr.isatty())
+                          out=out, resume=args.resume,
+                          progress=not args.quiet and sys.stderr.isatty())
     except (ValueError, boardlab.BoardlabError) as exc:
         print(f"boardlab match: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        saved = f"; the finished games are in {out} (--resume continues)" if out else ""
+        print(f"\nboardlab match: interrupted{saved}", file=sys.stderr)
+        return 130
     print(match.report())
     return 0
 

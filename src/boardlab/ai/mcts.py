@@ -291,7 +291,7 @@ class MCTSAgent(BaseAgent):
     def _node_moves(self, g: Game) -> list[int]:
         """The moves a new tree node considers: all legal moves, or for
         vimbre's long lists the candidates of :mod:`boardlab.ai.vimbre_moves`."""
-        legal = g._legal_actions()
+        legal = g.step_actions()
         if self._prune is not None and len(legal) > 60:
             return self._prune(g, legal, self.rng)
         return list(legal)
@@ -323,7 +323,7 @@ class MCTSAgent(BaseAgent):
         swap = self._swap
         widening = self.widening
         checked = self.checked
-        apply = g.apply_action if checked else g._apply
+        apply = g.apply_action if checked else g.step
         node = root
         path = [node]
         while True:
@@ -345,11 +345,9 @@ class MCTSAgent(BaseAgent):
                 untried[i] = untried[-1]
                 untried.pop()
                 apply(a)
-                g._legal = None
-                p = g._current_player()
+                p = g.current_player
                 if p is None:
                     child = Node(None, None)
-                    g._outcome = None
                     child.result = g.returns()
                     decider = 1 - node.player if a == swap else node.player
                     if child.result[decider] > 0:
@@ -387,7 +385,6 @@ class MCTSAgent(BaseAgent):
                 ret = [0.0, 0.0]
                 break
             apply(best_a)
-            g._legal = None
             node = best
             path.append(node)
         if self._observer is not None:

@@ -8,10 +8,11 @@ game counts as a draw), or ``None`` when ``clock()`` passes ``deadline`` (the
 search then throws the iteration away, which is how time limits are kept even
 when one playout is long).
 
-For speed the policies drive the games' core hooks (``_legal_actions`` /
-``_apply``), exactly as the façade's ``apply_action`` does minus its checks and
-undo bookkeeping; every action they play comes from ``_legal_actions`` or, for
-vimbre, from the legality flags the engine keeps (see :func:`vimbre_pairs`).
+For speed the policies use the games' search fast path (``step_actions`` /
+``step``: :class:`boardlab.core.game.Game`), which is ``apply_action`` minus
+its checks and undo bookkeeping; every action they play comes from
+``step_actions`` or, for vimbre, from the engine's single-stone legality
+(``Vimbre.single_points``, see :func:`vimbre_pairs`).
 tests/test_ai_policies.py replays playouts through the checked public API.
 
 Policies (``POLICIES``):
@@ -31,14 +32,13 @@ Policies (``POLICIES``):
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 
 Returns = list
 
 
 def random_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
-    legal_fn = game._legal_actions
-    apply = game._apply
+    legal_fn = game.step_actions
+    apply = game.step
     rand = rng.random
     if deadline is None:
         for _ in range(max_plies):
@@ -54,7 +54,7 @@ def random_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
             apply(legal[int(rand() * len(legal))])
             if clock() > deadline:
                 return None
-    if game._current_player() is None:
+    if game.current_player is None:
         return game.returns()
     return [0.0, 0.0]
 
@@ -63,8 +63,8 @@ def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
     n = game.n_points
     done = 3 * n + 2
     accept = 3 * n + 3
-    legal_fn = game._legal_actions
-    apply = game._apply
+    legal_fn = game.step_actions
+    apply = game.step
     rand = rng.random
     for _ in range(max_plies):
         legal = legal_fn()
@@ -79,7 +79,7 @@ def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
             apply(legal[int(rand() * len(legal))])
         if deadline is not None and clock() > deadline:
             return None
-    if game._current_player() is None:
+    if game.current_player is None:
         return game.returns()
     return [0.0, 0.0]
 
@@ -87,23 +87,21 @@ def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
 def vimbre_pairs(game, rng) -> int:
     """A random action of the ``vimbre`` policy for the color to move.
 
-    Uses the engine's per-point single-stone legality flags (``_ok``). Two
+    Uses the engine's single-stone legality (``single_points``). Two
     points that are not diagonal neighbours can always be played together when
     each is legal alone (orthogonal neighbours included: a new orthogonal
     neighbour never breaks the diagonal rule); diagonal neighbours are skipped
     (the single stone is played instead). No legal single: the full move list
     (flips, pairs that need each other, pass)."""
-    n = game.n_points
     s = game.size
-    p = game._player
-    singles = list(compress(range(n), game._ok[p * n:p * n + n]))
+    singles = game.single_points(game.current_player)
     k = len(singles)
     if not k:
-        legal = game._legal_actions()
+        legal = game.step_actions()
         return legal[int(rng.random() * len(legal))]
     rand = rng.random
     ii = int(rand() * k)
-    if game._first or k == 1:
+    if game.first_turn or k == 1:
         return singles[ii]
     jj = int(rand() * (k - 1))
     if jj >= ii:  # a second point different from the first, uniformly
@@ -115,18 +113,18 @@ def vimbre_pairs(game, rng) -> int:
     d = j - i
     if (d == s - 1 and i % s) or (d == s + 1 and i % s != s - 1):
         return i  # diagonal neighbours: keep it simple, one stone
-    return game._t.off[i] + j
+    return game.pair_action(i, j)
 
 
 def vimbre_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
-    apply = game._apply
+    apply = game.step
     for _ in range(max_plies):
-        if game._winner is not None:
+        if game.current_player is None:
             return game.returns()
         apply(vimbre_pairs(game, rng))
         if deadline is not None and clock() > deadline:
             return None
-    if game._current_player() is None:
+    if game.current_player is None:
         return game.returns()
     return [0.0, 0.0]
 

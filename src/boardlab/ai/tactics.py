@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core import grid
 from ..core.game import Game
 
-# games whose copy is cheaper than snapshot + restore (the latter rebuilds tables)
+# games whose copy is cheaper than step_with_undo + step_back (which rebuild tables)
 _BY_COPY = {"implo", "pilo", "robble"}
 
 
@@ -32,11 +33,8 @@ def find_win(game: Game, legal: list[int] | None = None, stop: float | None = No
 
 def _wins(game: Game, action: int, me: int) -> bool:
     g = game.copy(history=False)
-    g._apply(action)
-    if g._current_player() is not None:
-        return False
-    g._outcome = None
-    return g.returns()[me] > 0
+    g.step(action)
+    return g.current_player is None and g.returns()[me] > 0
 
 
 def _scan(game: Game, legal: list[int], stop, clock) -> int | None:
@@ -50,12 +48,9 @@ def _scan(game: Game, legal: list[int], stop, clock) -> int | None:
         return None
     g = game.copy(history=False)
     for k, a in enumerate(legal):
-        snap = g._snapshot()
-        g._apply(a)
-        over = g._current_player() is None
-        won = over and g.returns()[me] > 0
-        g._outcome = None
-        g._restore(snap)
+        token = g.step_with_undo(a)
+        won = g.current_player is None and g.returns()[me] > 0
+        g.step_back(token)
         if won:
             return a
         if stop is not None and not k & 7 and clock() > stop:
@@ -64,15 +59,14 @@ def _scan(game: Game, legal: list[int], stop, clock) -> int | None:
 
 
 def _vimbre_win(game: Game, legal: list[int]) -> int | None:
-    t = game._t
-    board = game._board
+    board = game.stones
     n = game.n_points
-    me = game._player
+    me = game.current_player
     v = me + 1
     if board.count(v) + 2 < game.size:  # a chain needs a stone on every row/column
         return None
-    edge = t.edge[me]
-    orth = t.orth
+    edge = game.edge_bits(me)
+    orth = grid.neighbours(game.size)
     # own groups: id per point and edge mask per group
     gid = [-1] * n
     gmask: list[int] = []
@@ -103,7 +97,6 @@ def _vimbre_win(game: Game, legal: list[int]) -> int | None:
         return m
 
     legal_set = set(legal)
-    flip_base = t.flip_base
     candidates: list[int] = []
     masks = {}
     for p in range(n):
@@ -114,11 +107,13 @@ def _vimbre_win(game: Game, legal: list[int]) -> int | None:
             if p in legal_set:
                 candidates.append(p)
             else:  # illegal alone: with any partner that makes it legal
-                candidates.extend(a for a in legal if n <= a < flip_base and p in t.pair(a))
+                candidates.extend(a for a in legal
+                                  if game.is_pair(a) and p in game.pair_points(a))
     for p in range(n):
-        if board[p] and board[p] != v and flip_base + p in legal_set and mask_of(p) == 3:
-            candidates.append(flip_base + p)
-    if not game._first:
+        if board[p] and board[p] != v and game.flip_action(p) in legal_set \
+                and mask_of(p) == 3:
+            candidates.append(game.flip_action(p))
+    if not game.first_turn:
         # two stones: adjacent to each other, or both touching one group
         libs: dict[int, list[int]] = {}
         for p, m in masks.items():
@@ -126,15 +121,14 @@ def _vimbre_win(game: Game, legal: list[int]) -> int | None:
                 libs.setdefault(g, []).append(p)
             for q in orth[p]:
                 if q > p and q in masks and (m | masks[q]) == 3:
-                    candidates.append(t.off[p] + q)
+                    candidates.append(game.pair_action(p, q))
         for pts in libs.values():
             for x in range(len(pts)):
                 i = pts[x]
                 for y in range(x + 1, len(pts)):
                     j = pts[y]
                     if (masks[i] | masks[j]) == 3:
-                        a = t.off[i] + j if i < j else t.off[j] + i
-                        candidates.append(a)
+                        candidates.append(game.pair_action(i, j))
     for a in candidates:
         if a in legal_set and _wins(game, a, me):
             return a

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..core import grid
+
 INF = 1 << 20
 
 
@@ -66,8 +68,8 @@ def slacks(game, color: int) -> list[int]:
     """Per point: length of the shortest chain of ``color`` through it minus the
     shortest chain overall (INF where no chain can pass)."""
     size = game.size
-    board = game._board
-    orth = game._t.orth
+    board = game.stones
+    orth = grid.neighbours(size)
     v = color + 1
     a, b = _edges(size, color)
     d1 = _distances(board, size, orth, v, a)
@@ -88,9 +90,8 @@ def slacks(game, color: int) -> list[int]:
 def candidates(game, legal: list[int], rng, k: int = 10) -> list[int]:
     """The candidate moves (a subset of ``legal``), best-ranked first."""
     n = game.n_points
-    t = game._t
-    me = game._player
-    board = game._board
+    me = game.current_player
+    board = game.stones
     sm = slacks(game, me)
     so = slacks(game, 1 - me)
     rand = rng.random
@@ -103,11 +104,11 @@ def candidates(game, legal: list[int], rng, k: int = 10) -> list[int]:
         if i in legal_set:
             out.append(i)
         for j in top[x + 1:]:
-            a = t.off[i] + j if i < j else t.off[j] + i
+            a = game.pair_action(i, j)
             if a in legal_set:
                 out.append(a)
-    flip_base = t.flip_base
-    out.extend(a for a in legal if a >= flip_base)
+    first_flip = game.flip_action(0)
+    out.extend(a for a in legal if a >= first_flip)  # flips and pass
     if not out:
         return list(legal)
     return out

@@ -36,7 +36,7 @@ def phase(game: Game) -> str:
 
 
 def _colors(game: Game) -> list[int]:
-    return [PLAY_TOKENS.get(t, 0) if t else 0 for t in game._cell_tokens()]
+    return [PLAY_TOKENS.get(t, 0) if t else 0 for t in game.cells()]
 
 
 def groups(game: Game) -> dict[int, tuple[int, list[int]]]:

@@ -270,6 +270,48 @@ class Game:
         self._outcome = None
         return self._action_string(action)
 
+    # ------------------------------------------------------------ search fast path
+    # What search and playouts use instead of apply_action/undo: no legality
+    # check, no history, no undo stack (pgx's "small pure core" under the
+    # façade). Meant for a copy(history=False) the search owns; the caller
+    # guarantees every action is legal (taken from step_actions()), and an
+    # illegal one leaves the game corrupt. Tests replay what search plays
+    # through the checked API.
+    def step_actions(self) -> list[int]:
+        """The legal actions, ascending, as the engine keeps them: no copy, so
+        never change the list, and do not keep it past the next step. (Each
+        game's class makes this its own ``_legal_actions``, saving a call per
+        ply in playouts: see ``__init_subclass__``.)"""
+        return self._legal_actions()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_legal_actions" in cls.__dict__:
+            cls.step_actions = cls.__dict__["_legal_actions"]  # type: ignore[method-assign]
+
+    def step(self, action: int) -> None:
+        """Play a legal action with no check and no record (search only)."""
+        self._apply(action)
+        self._legal = None  # (no cached outcome to drop: the game was not over)
+
+    def step_with_undo(self, action: int) -> object:
+        """Like :meth:`step`, and return a token for :meth:`step_back`."""
+        token = self._snapshot()
+        self._apply(action)
+        self._legal = None
+        return token
+
+    def step_back(self, token: object) -> None:
+        """Take back the step that returned ``token`` (the latest one)."""
+        self._restore(token)
+        self._legal = None
+        self._outcome = None
+
+    def cells(self) -> list[str | None]:
+        """The position-text token of every point (None: empty), point order
+        a1, b1, ... as in :meth:`position` (docs/positions.md)."""
+        return self._cell_tokens()
+
     # ------------------------------------------------------------ errors
     def _in_range(self, action: object) -> bool:
         return (isinstance(action, int) and not isinstance(action, bool)

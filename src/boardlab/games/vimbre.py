@@ -587,6 +587,46 @@ class Vimbre(Game):
     def _render_cells(self) -> list[str]:
         return [_TOKENS.get(v, ".") for v in self._board]
 
+    # ------------------------------------------------------------ search view
+    # Read-only access for search code (boardlab.ai), so it needs no private
+    # state: the engine's own containers, valid until the next move, never to
+    # be changed.
+    @property
+    def stones(self) -> bytearray:
+        """Per point: 0 empty, 1 black, 2 white."""
+        return self._board
+
+    @property
+    def first_turn(self) -> bool:
+        """Black's first turn: single stones only."""
+        return self._first
+
+    def single_points(self, color: int) -> list[int]:
+        """The points where ``color`` (0 black, 1 white) may place one stone
+        (empty, and no diagonal pair of it would lack a corner)."""
+        n = self.n_points
+        return list(compress(range(n), self._ok[color * n:color * n + n]))
+
+    def pair_action(self, i: int, j: int) -> int:
+        """The action placing stones on points ``i`` and ``j`` (i != j, any order)."""
+        return self._t.off[i] + j if i < j else self._t.off[j] + i
+
+    def pair_points(self, action: int) -> tuple[int, int]:
+        """The two points (ascending) of a two-stone action."""
+        return self._t.pair(action)
+
+    def is_pair(self, action: int) -> bool:
+        return self.n_points <= action < self._t.flip_base
+
+    def flip_action(self, point: int) -> int:
+        """The action flipping the stone on ``point``; every action from
+        ``flip_action(0)`` on is a flip or ``pass``."""
+        return self._t.flip_base + point
+
+    def edge_bits(self, color: int) -> tuple[int, ...]:
+        """Per point: 1 on ``color``'s first edge, 2 on its second, 0 elsewhere."""
+        return self._t.edge[color]
+
     # ------------------------------------------------------------ pickling
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()

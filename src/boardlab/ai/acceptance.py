@@ -1,0 +1,236 @@
+"""The AI's measured acceptance: every match the AI issue asks for, resumable.
+
+    python -m boardlab.ai.acceptance [--games 200] [--steps 20,50,100,200]
+        [--jobs 2] [--dir bench/acceptance] [--only REGEX] [--max-minutes M]
+        [--report]
+
+Three tables, each over the five games at their default sizes:
+
+* ``random``: MCTS at 1 s a move (``mcts``) against ``random``; passes when
+  the 95% Wilson interval of its win rate lies above 95%.
+* ``4x``: ``mcts:200`` against ``mcts:50``; passes when the Elo interval lies
+  above 0 (the level ladder adds three more 4x steps: 10, 40, 160, 640).
+* ``levels``: each level against the one below it; passes likewise.
+
+Every match keeps its games in ``DIR/<table>-<game>-<A>-vs-<B>.rec.gz`` and is
+resumed from there, so the run can be stopped at any time (``--max-minutes``
+stops it cleanly) and continued later, on this machine or another. ``--steps``
+brings every selected match to the first count before any goes on to the next,
+so a short run spreads its evidence over all matches. ``--report`` plays
+nothing and prints the tables (Markdown) from the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import boardlab
+
+from .match import MatchResult, MatchSpec, default_out, load_finished, run_match
+from .stats import elo_estimate, format_elo, wilson_interval
+
+GAMES = ("implo", "pilo", "robble", "vimbre", "yugo")
+REQUIRED_GAMES = 200
+WIN_RATE_TARGET = 0.95
+
+
+@dataclass(frozen=True)
+class Planned:
+    table: str
+    game: str
+    a: str
+    b: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.table}/{self.game}/{self.a}-vs-{self.b}"
+
+    def path(self, directory: str) -> str:
+        stem = default_out(self.game, self.a, self.b)[len("match-"):-len(".rec")]
+        return os.path.join(directory, f"{self.table}-{stem}.rec.gz")
+
+
+def plan() -> list[Planned]:
+    """Every match of the acceptance, cheapest table first."""
+    out = [Planned("levels", g, f"level{k + 1}", f"level{k}") for k in (1, 2, 3) for g in GAMES]
+    out += [Planned("4x", g, "mcts:200", "mcts:50") for g in GAMES]
+    out += [Planned("random", g, "mcts", "random") for g in GAMES]
+    out += [Planned("levels", g, "level5", "level4") for g in GAMES]
+    return out
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def run(matches: list[Planned], directory: str, steps: list[int], jobs: int,
+        deadline: float | None, log: Callable[[str], None] = print) -> bool:
+    """Bring each match to each step's game count in turn. Returns False when
+    the deadline stopped it (the finished games are saved)."""
+    os.makedirs(directory, exist_ok=True)
+
+    def check_time(_result) -> None:
+        if deadline is not None and time.time() >= deadline:
+            raise _OutOfTime
+
+    for count in steps:
+        for m in matches:
+            path = m.path(directory)
+            if deadline is not None and time.time() >= deadline:
+                return False
+            have = load(m, directory)
+            rounds = [r.index for r in have.results] if have else []
+            # an interrupted run may hold rounds past ``count``: keep them
+            target = max(count, max(rounds, default=-1) + 1)
+            if len(rounds) >= target:
+                continue
+            try:
+                result = run_match(m.game, m.a, m.b, target, jobs=jobs, out=path,
+                                   resume=have is not None, on_result=check_time)
+            except _OutOfTime:
+                log(f"{m.key}: stopped by --max-minutes; games so far kept in {path}")
+                return False
+            log(f"{m.key}: {_summary(result)}")
+    return True
+
+
+def _summary(result: MatchResult) -> str:
+    e = result.elo
+    return (f"{e.games} games, A {e.wins}-{e.losses}-{e.draws}, Elo {format_elo(e.elo)} "
+            f"({format_elo(e.low)} .. {format_elo(e.high)})")
+
+
+def load(m: Planned, directory: str) -> MatchResult | None:
+    """The match as far as its records file goes (None when it has no games)."""
+    path = m.path(directory)
+    if not os.path.exists(path):
+        return None
+    cls = boardlab.game_class(m.game)
+    size = cls.default_size
+    spec = MatchSpec(cls.name, size, {}, m.a, m.b, 10 ** 9, 1, dict(cls(size).options))
+    done = load_finished(spec, path)
+    if not done:
+        return None
+    results = [done[i] for i in sorted(done)]
+    wins = sum(r.a_result == 1 for r in results)
+    losses = sum(r.a_result == 0 for r in results)
+    return MatchResult(spec.game, size, m.a, m.b, results,
+                       elo_estimate(wins, losses, len(results) - wins - losses),
+                       sum(r.seconds for r in results), path, resumed=len(results))
+
+
+def _verdict(passed: bool, games: int) -> str:
+    if games >= REQUIRED_GAMES:
+        return "**yes**" if passed else "**no**"
+    return f"{'so far' if passed else 'not yet'} ({games} of {REQUIRED_GAMES} games)"
+
+
+def _length(result: MatchResult) -> str:
+    return f"{sum(r.plies for r in result.results) / len(result.results):.1f}"
+
+
+def _win_rate_row(m: Planned, r: MatchResult) -> list[str]:
+    e = r.elo
+    low, high = wilson_interval(e.wins, e.games)
+    return [m.game, str(e.games), f"{e.wins}-{e.losses}-{e.draws}", f"{e.wins / e.games:.1%}",
+            f"{low:.1%} .. {high:.1%}", f"{r.longest_move('A'):.3f} s", _length(r),
+            _verdict(low >= WIN_RATE_TARGET, e.games)]
+
+
+def _elo_row(m: Planned, r: MatchResult) -> list[str]:
+    e = r.elo
+    return [m.game, m.a, m.b, str(e.games), f"{e.wins}-{e.losses}-{e.draws}", f"{e.score:.3f}",
+            f"{format_elo(e.elo)} ({format_elo(e.low)} .. {format_elo(e.high)})",
+            f"{e.p_value:.2g}", f"{r.longest_move('A'):.3f} / {r.longest_move('B'):.3f} s",
+            _length(r), _verdict(e.low > 0, e.games)]
+
+
+#: table -> (title, column names, row builder, the first columns of a "not run" row)
+_TABLES: dict[str, tuple[str, list[str], Callable, Callable[[Planned], list[str]]]] = {
+    "random": ("MCTS at 1 s a move against random",
+               ["game", "games", "MCTS W-L-D", "win rate", "95% interval (Wilson)",
+                "longest MCTS move", "mean length", ">= 95% shown"],
+               _win_rate_row, lambda m: [m.game]),
+    "4x": ("4x the budget against 1x",
+           ["game", "A", "B", "games", "A W-L-D", "score", "Elo A - B (95%)", "p",
+            "longest move A / B", "mean length", "A beats B"],
+           _elo_row, lambda m: [m.game, m.a, m.b]),
+}
+_TABLES["levels"] = ("Each level against the level below", *_TABLES["4x"][1:])
+
+
+def report(directory: str, matches: list[Planned] | None = None) -> str:
+    """The acceptance tables in Markdown, from the records in ``directory``."""
+    matches = matches if matches is not None else plan()
+    lines: list[str] = []
+    for table, (title, columns, row, first) in _TABLES.items():
+        rows = [m for m in matches if m.table == table]
+        if not rows:
+            continue
+        lines += [f"### {title}", "", "| " + " | ".join(columns) + " |",
+                  "|" + "---|" * len(columns)]
+        for m in rows:
+            r = load(m, directory)
+            if r is None:
+                cells = first(m) + ["0"] + ["-"] * (len(columns) - len(first(m)) - 2)
+                cells.append("not run")
+            else:
+                cells = row(m, r)
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m boardlab.ai.acceptance",
+                                description="Play (or resume) the AI acceptance matches.")
+    p.add_argument("--games", type=int, default=REQUIRED_GAMES, help="games per match")
+    p.add_argument("--steps", default="20,50,100",
+                   help="comma-separated intermediate game counts (then --games)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--dir", default=os.path.join("bench", "acceptance"))
+    p.add_argument("--only", default=None, metavar="REGEX",
+                   help="matches whose key (table/game/A-vs-B) matches, e.g. 'levels/.*/level3'")
+    p.add_argument("--max-minutes", type=float, default=None)
+    p.add_argument("--report", action="store_true", help="print the tables; play nothing")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    matches = plan()
+    if args.only:
+        try:
+            pattern = re.compile(args.only)
+        except re.error as exc:
+            print(f"acceptance: --only {args.only!r} is not a regular expression: {exc}",
+                  file=sys.stderr)
+            return 2
+        matches = [m for m in matches if pattern.search(m.key)]
+        if not matches:
+            print(f"acceptance: --only {args.only!r} selects no match; keys look like "
+                  f"{plan()[0].key}", file=sys.stderr)
+            return 2
+    if not args.report:
+        try:
+            steps = sorted({int(x) for x in args.steps.split(",") if x.strip()} | {args.games})
+        except ValueError:
+            print(f"acceptance: --steps {args.steps!r} is not a list of numbers",
+                  file=sys.stderr)
+            return 2
+        steps = [s for s in steps if 0 < s <= args.games]
+        deadline = None if args.max_minutes is None else time.time() + 60 * args.max_minutes
+        run(matches, args.dir, steps, max(1, args.jobs), deadline,
+            log=lambda s: print(s, flush=True))
+    print(report(args.dir, matches))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Match statistics: Elo difference with a 95% interval, and win-rate bounds.
+
+Kept apart from the match runner so analysis code can use them on results
+that came from anywhere (a records file, a database).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass
+class EloEstimate:
+    wins: int
+    losses: int
+    draws: int
+    score: float          # mean game score of A (win 1, draw 1/2)
+    elo: float            # Elo difference A - B
+    low: float            # 95% interval, Elo
+    high: float
+    stderr: float         # standard error of the mean score
+    p_value: float        # two-sided, H0: score = 1/2 (normal approximation)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def significant(self) -> bool:
+        """True when the 95% interval excludes 0 (a difference at the 5% level)."""
+        return self.low > 0 or self.high < 0
+
+
+def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
+    """Elo difference with a 95% interval from W/L/D (normal approximation on
+    the mean game score, sample standard deviation of the per-game scores)."""
+    n = wins + losses + draws
+    if n <= 0:
+        raise ValueError("no games")
+    s = (wins + 0.5 * draws) / n
+    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+    se = math.sqrt(var / n)
+    low = max(0.0, s - Z95 * se)
+    high = min(1.0, s + Z95 * se)
+    if se > 0:
+        p = math.erfc(abs(s - 0.5) / se / math.sqrt(2))
+    else:
+        p = 1.0 if s == 0.5 else 0.0
+    return EloEstimate(wins, losses, draws, s, elo_from_score(s), elo_from_score(low),
+                       elo_from_score(high), se, p)
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default).
+
+    Unlike the normal approximation it stays inside [0, 1] and has a real
+    width when every game went one way: 200 wins in 200 games gives a lower
+    bound of 0.981, which is what "wins at least 95% of games" needs."""
+    if n <= 0:
+        raise ValueError("no games")
+    if not 0 <= successes <= n:
+        raise ValueError(f"{successes} successes out of {n}")
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def format_elo(x: float) -> str:
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+__all__ = ["Z95", "EloEstimate", "elo_estimate", "elo_from_score", "format_elo",
+           "wilson_interval"]

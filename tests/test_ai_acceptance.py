@@ -1,0 +1,84 @@
+"""The resumable acceptance driver (boardlab.ai.acceptance), on tiny matches."""
+
+from __future__ import annotations
+
+import gzip
+import time
+
+from boardlab import records
+from boardlab.ai import acceptance
+from boardlab.ai.acceptance import Planned
+
+
+def _rounds(path: str) -> list[int]:
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return [int(r.tags["Round"]) for r in records.parse_all(fh.read())]
+
+
+def test_plan_covers_every_game_and_table():
+    keys = [m.key for m in acceptance.plan()]
+    assert len(keys) == len(set(keys)) == 5 * (1 + 1 + 4)
+    for game in acceptance.GAMES:
+        assert f"random/{game}/mcts-vs-random" in keys
+        assert f"4x/{game}/mcts:200-vs-mcts:50" in keys
+        for k in (1, 2, 3, 4):
+            assert f"levels/{game}/level{k + 1}-vs-level{k}" in keys
+
+
+def test_steps_then_report(tmp_path):
+    m = Planned("levels", "robble", "mcts:6", "random")
+    seen: list[str] = []
+    assert acceptance.run([m], str(tmp_path), [2, 3], jobs=1, deadline=None, log=seen.append)
+    assert seen[0].startswith("levels/robble/mcts:6-vs-random: 2 games")
+    assert seen[1].startswith("levels/robble/mcts:6-vs-random: 3 games")
+    assert _rounds(m.path(str(tmp_path))) == [1, 2, 3]
+    # a second run finds everything done and plays nothing
+    seen.clear()
+    assert acceptance.run([m], str(tmp_path), [3], jobs=1, deadline=None, log=seen.append)
+    assert seen == []
+    table = acceptance.report(str(tmp_path), [m, Planned("levels", "pilo", "a", "b")])
+    row = next(line for line in table.splitlines() if line.startswith("| robble"))
+    result = acceptance.load(m, str(tmp_path))
+    e = result.elo
+    assert f"| 3 | {e.wins}-{e.losses}-{e.draws} |" in row
+    assert row.endswith(f"| {'so far' if e.low > 0 else 'not yet'} (3 of 200 games) |")
+    assert "| pilo | a | b | 0 |" in table and "not run" in table
+
+
+def test_win_rate_table_uses_the_wilson_bound(tmp_path):
+    m = Planned("random", "robble", "mcts:30", "random")
+    acceptance.run([m], str(tmp_path), [4], jobs=1, deadline=None, log=lambda s: None)
+    table = acceptance.report(str(tmp_path), [m])
+    assert "95% interval (Wilson)" in table
+    # seeded iteration budgets: these 4 games are always the same 4 wins.
+    # Wilson's lower bound for 4 of 4 is 51%, far from showing 95%
+    assert acceptance.load(m, str(tmp_path)).elo.wins == 4
+    assert "| 4-0-0 | 100.0% | 51.0% .. 100.0% |" in table
+    assert "not yet (4 of 200 games)" in table
+
+
+def test_deadline_stops_and_a_gap_is_filled(tmp_path):
+    m = Planned("levels", "robble", "mcts:6", "random")
+    assert not acceptance.run([m], str(tmp_path), [2], jobs=1, deadline=time.time() - 1,
+                              log=lambda s: None)
+    assert acceptance.load(m, str(tmp_path)) is None
+    acceptance.run([m], str(tmp_path), [4], jobs=1, deadline=None, log=lambda s: None)
+    path = m.path(str(tmp_path))
+    # drop round 3, as an interrupted parallel run can leave a gap
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        recs = records.parse_all(fh.read())
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write(records.format_all(r for r in recs if r.tags["Round"] != "3"))
+    assert _rounds(path) == [1, 2, 4]
+    seen: list[str] = []
+    acceptance.run([m], str(tmp_path), [3], jobs=1, deadline=None, log=seen.append)
+    assert _rounds(path) == [1, 2, 3, 4] and seen[0].startswith(f"{m.key}: 4 games")
+
+
+def test_main_rejects_bad_selection(capsys, tmp_path):
+    assert acceptance.main(["--only", "nothing-like-this", "--dir", str(tmp_path)]) == 2
+    assert "selects no match" in capsys.readouterr().err
+    assert acceptance.main(["--only", "(", "--dir", str(tmp_path)]) == 2
+    assert "not a regular expression" in capsys.readouterr().err
+    assert acceptance.main(["--report", "--only", "random/vimbre", "--dir", str(tmp_path)]) == 0
+    assert "| vimbre | 0 | - |" in capsys.readouterr().out
