@@ -169,6 +169,25 @@ def test_tree_reuse_rejects_another_game():
     assert agent.info.reused == 0
 
 
+def test_search_leaves_the_kept_tree_alone():
+    """search() (analysis, yugo's decisions) runs the budget, reports every
+    simulation to its observer, and does not replace the tree kept for reuse."""
+    game = boardlab.new_game("robble", 5)
+    agent = MCTSAgent(iterations=300, seed=1)
+    first = agent.choose_action(game)
+    game.apply_action(first)
+    seen = []
+    root = agent.search(game, observer=lambda g: seen.append(g.position()))
+    assert root.n == 300 and len(seen) == 300
+    assert sum(ch.n for ch in root.children.values()) == 300
+    assert set(root.children) <= set(game.legal_actions())
+    only = game.legal_actions()[:2]
+    narrow = agent.search(game, moves=only)
+    assert set(narrow.children) == set(only)
+    agent.choose_action(game)
+    assert agent.info.reused > 0  # the tree of the first move, not the searches
+
+
 def test_vimbre_one_move_connection():
     # black c1 c2 c3 c4 on a 5x5 board: c5 joins row 1 to row 5
     game = boardlab.from_position("vimbre 5 5/2X2/2X2/O1X1O/2X2 black first=no")

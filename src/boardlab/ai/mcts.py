@@ -42,6 +42,7 @@ from __future__ import annotations
 import gc
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.game import Game
@@ -213,6 +214,29 @@ class MCTSAgent(BaseAgent):
     def choose_color(self, komi: int, size: int | None = None) -> str:
         from .decisions import choose_side
         return choose_side(komi, size, self.decision_iterations(), self.seed)
+
+    def search(self, game: Game, moves: list[int] | None = None,
+               seconds: float | None = None,
+               observer: Callable[[Game], None] | None = None) -> Node:
+        """Run this agent's search from ``game`` and return the root node,
+        without choosing a move or touching the kept tree: for analysis and
+        for decisions that are not moves (yugo's dead groups and answers).
+        ``moves``: the root's candidate actions (default: those the agent's
+        own tree would consider). The budget is the agent's iteration limit
+        and ``seconds`` (default: its own time limit). ``observer`` is called
+        with the game at the end of every simulation."""
+        self._setup_game(game)
+        if moves is None:
+            moves = self._node_moves(game.copy(history=False))
+        root = Node(game.current_player, list(moves))
+        seconds = self.seconds if seconds is None else seconds
+        deadline = None if seconds is None else self.clock() + seconds
+        saved, self._observer = self._observer, observer
+        try:
+            self._search(game, root, deadline)
+        finally:
+            self._observer = saved
+        return root
 
     def analyse(self, game: Game) -> SearchInfo:
         """Search ``game`` like :meth:`choose_action` and return the search info."""
@@ -426,9 +450,7 @@ def search_value(game: Game, iterations: int = 1000, seed: int | None = None,
     if game.is_over:
         r = game.returns()
         return r[0], r[1]
-    agent._setup_game(game)
-    root = Node(game.current_player, agent._node_moves(game.copy(history=False)))
-    agent._search(game, root, None)
+    root = agent.search(game)
     return root.value(0), root.value(1)
 
 

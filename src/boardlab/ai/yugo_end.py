@@ -84,7 +84,7 @@ def resumed(game: Game) -> Game:
 
 def dead_groups(game: Game, agent) -> list[int]:
     """The groups (by smallest point) the agent's search says are dead."""
-    from .mcts import MCTSAgent, Node
+    from .mcts import MCTSAgent
 
     start_groups = groups(game)
     if not start_groups:
@@ -107,13 +107,8 @@ def dead_groups(game: Game, agent) -> list[int]:
                       seed=agent.rng.randrange(2 ** 31), c=agent.c,
                       playout=agent.playout_name, reuse=False, win_scan=False,
                       widening=agent.widening)
-    probe._setup_game(play)
-    probe._observer = observe
-    root = Node(play.current_player, play.legal_actions())
-    deadline = None
-    if agent.seconds is not None:
-        deadline = probe.clock() + 0.8 * agent.seconds
-    probe._search(play, root, deadline)
+    seconds = None if agent.seconds is None else 0.8 * agent.seconds
+    probe.search(play, play.legal_actions(), seconds, observe)
     if not sims[0]:
         return []
     return sorted(g for g, k in lost.items() if 2 * k > sims[0])
@@ -129,11 +124,7 @@ def answer(game: Game, agent) -> int:
     accept_wins = g.returns()[me] > 0
     if accept_wins:
         return accept
-    from .mcts import Node
-    agent._setup_game(game)
-    root = Node(me, [reject])
-    deadline = None if agent.seconds is None else agent.clock() + 0.9 * agent.seconds
-    agent._search(game, root, deadline)
+    root = agent.search(game, [reject], None if agent.seconds is None else 0.9 * agent.seconds)
     child = root.children.get(reject)
     expected = child.value(me) if child is not None and child.n else 0.0
     return reject if expected > 0 else accept
