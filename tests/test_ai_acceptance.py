@@ -43,6 +43,10 @@ def test_steps_then_report(tmp_path):
     assert f"| 3 | {e.wins}-{e.losses}-{e.draws} |" in row
     assert row.endswith(f"| {'so far' if e.low > 0 else 'not yet'} (3 of 200 games) |")
     assert "| pilo | a | b | 0 |" in table and "not run" in table
+    mean = sum(r.seconds for r in result.results) / 3
+    cost = next(line for line in table.splitlines() if line.startswith(f"| {m.key} |"))
+    assert cost == f"| {m.key} | 3 | {mean:.1f} | {197 * mean / 3600:.1f} |"
+    assert "| levels/pilo/a-vs-b | 0 | ? | ? |" in table
 
 
 def test_win_rate_table_uses_the_wilson_bound(tmp_path):

@@ -184,7 +184,36 @@ def report(directory: str, matches: list[Planned] | None = None) -> str:
                 cells = row(m, r)
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+    lines += _cost_table(directory, matches)
     return "\n".join(lines)
+
+
+def _cost_table(directory: str, matches: list[Planned]) -> list[str]:
+    """What is left, in core-hours: each game runs in one process, so its
+    wall seconds are about core-seconds whatever ``--jobs`` was (more when
+    the machine was busier than one process a core)."""
+    lines = ["### Cost of what is left", "",
+             f"| match | games | mean wall seconds a game | core-hours to {REQUIRED_GAMES} games |",
+             "|---|---|---|---|"]
+    total = 0.0
+    unknown = 0
+    for m in matches:
+        r = load(m, directory)
+        games = 0 if r is None else len(r.results)
+        timed = [] if r is None else [x.seconds for x in r.results if x.seconds > 0]
+        left = max(0, REQUIRED_GAMES - games)
+        if not left:
+            continue
+        if timed:
+            mean = sum(timed) / len(timed)
+            total += left * mean / 3600
+            lines.append(f"| {m.key} | {games} | {mean:.1f} | {left * mean / 3600:.1f} |")
+        else:
+            unknown += 1
+            lines.append(f"| {m.key} | {games} | ? | ? |")
+    lines += ["", f"Left: {total:.1f} core-hours for the matches with timed games"
+              + (f", plus {unknown} not started" if unknown else "") + ".", ""]
+    return lines
 
 
 def build_parser() -> argparse.ArgumentParser:
