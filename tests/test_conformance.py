@@ -203,6 +203,18 @@ def test_search_fast_path_matches_the_checked_api(name, size):
         assert fast.step_actions() == [] and fast.history == []
 
 
+@pytest.mark.parametrize("name,size", CASES, ids=CASE_IDS)
+def test_swap_action(name, size):
+    game = boardlab.new_game(name, size)
+    if name in ("vimbre", "yugo"):
+        assert game.swap_action is None
+        return
+    assert game.action_to_string(game.swap_action) == "swap"
+    assert game.swap_action not in game.legal_actions()  # only after the first stone
+    game.apply_action(game.legal_actions()[0])
+    assert game.swap_action in game.legal_actions()
+
+
 def test_cells_are_the_position_tokens():
     game = boardlab.new_game("robble", 4)
     for move in ("a1", "b2"):

@@ -64,7 +64,7 @@ def play_game(task: tuple) -> GameResult:
     first, second = game.colors
     seat = {first: "A", second: "B"} if index % 2 == 0 else {first: "B", second: "A"}
     a_color = first if seat[first] == "A" else second
-    swap = _swap_action(game)
+    swap = game.swap_action
     swapped = False
     longest = {"A": 0.0, "B": 0.0}
     start = time.perf_counter()
@@ -85,13 +85,6 @@ def play_game(task: tuple) -> GameResult:
         a_result = 1.0 if seat[out.winner] == "A" else 0.0
     return GameResult(index, a_color, swapped, game.action_history, out.winner, a_result,
                       out.termination.value, len(game), time.perf_counter() - start, longest)
-
-
-def _swap_action(game) -> int | None:
-    try:
-        return game.string_to_action("swap")
-    except Exception:
-        return None
 
 
 # ---------------------------------------------------------------- records
@@ -144,7 +137,7 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
     game = rec.game
     first, second = game.colors
     a_color = first if index % 2 == 0 else second
-    swap = _swap_action(game)
+    swap = game.swap_action
     swaps = sum(a == swap for a in game.action_history) if swap is not None else 0
     a_final = a_color if swaps % 2 == 0 else (second if a_color == first else first)
     winner = rec.result

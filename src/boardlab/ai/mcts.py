@@ -85,15 +85,6 @@ class SearchInfo:
     children: dict[int, tuple[int, float]] = field(default_factory=dict)  # a -> (visits, value)
 
 
-def _swap_action(game: Game) -> int | None:
-    """The integer action of ``swap`` in this game and size, if the game has one."""
-    try:
-        a = game.string_to_action("swap")
-    except Exception:
-        return None
-    return a
-
-
 class MCTSAgent(BaseAgent):
     """UCT over each color's own returns, with random (or game-specific) playouts.
 
@@ -296,7 +287,7 @@ class MCTSAgent(BaseAgent):
         key = f"{game.name}/{game.size}"
         if self._policy_cache is None or self._policy_cache[0] != key:
             self._policy_cache = (key, policy_for(game.name, self.playout_name))
-            self._swap = _swap_action(game)
+            self._swap = game.swap_action
             self._root = None
         self._policy = self._policy_cache[1]
         self._prune = None

@@ -245,6 +245,15 @@ class Game:
                                    f"malformed: not a {self.name} move on a {self.size}x{self.size} board")
         return action
 
+    @property
+    def swap_action(self) -> int | None:
+        """The action ``swap`` (the pie rule) denotes at this size, legal now
+        or not; None for a game without one (vimbre, yugo)."""
+        try:
+            return self.string_to_action("swap")
+        except IllegalMoveError:
+            return None
+
     # ------------------------------------------------------------ string API
     def legal_moves(self) -> list[str]:
         """Legal moves in canonical notation, each once; [] iff the game is over."""
