@@ -185,6 +185,9 @@ def test_resume_refuses_another_match(tmp_path):
     with pytest.raises(ValueError, match="round 2, outside this match's 1..1"):
         match.run_match("robble", "mcts:8", "random", 1, size=4, seed=1, out=out, resume=True)
     text = open(out, encoding="utf-8").read()
+    open(out, "w", encoding="utf-8").write(text.replace('[Seconds "', '[Seconds "x', 1))
+    with pytest.raises(ValueError, match=r"m\.rec: game 1: tag Seconds is 'x"):
+        match.run_match("robble", "mcts:8", "random", 2, size=4, seed=1, out=out, resume=True)
     open(out, "w", encoding="utf-8").write(text + "\n" + text.split("\n\n[Game")[0] + "\n")
     with pytest.raises(ValueError, match="round 1 appears twice"):
         match.run_match("robble", "mcts:8", "random", 2, size=4, seed=1, out=out, resume=True)

@@ -142,10 +142,16 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
     a_final = a_color if swaps % 2 == 0 else (second if a_color == first else first)
     winner = rec.result
     a_result = 0.5 if winner == "draw" else 1.0 if winner == a_final else 0.0
-    longest = {k: float(tags.get(f"LongestMove{k}", "0") or 0) for k in "AB"}
+    def seconds(tag: str) -> float:
+        try:
+            return float(tags.get(tag, "0"))
+        except ValueError:
+            raise ValueError(f"{where}: tag {tag} is {tags[tag]!r}, not a number of "
+                             f"seconds") from None
+
+    longest = {k: seconds(f"LongestMove{k}") for k in "AB"}
     return GameResult(index, a_color, swaps > 0, game.action_history, winner, a_result,
-                      game.outcome.termination.value, len(game),
-                      float(tags.get("Seconds", "0") or 0), longest)
+                      game.outcome.termination.value, len(game), seconds("Seconds"), longest)
 
 
 def _open_records(path: str, mode: str) -> IO[str]:
