@@ -41,7 +41,8 @@ def test_steps_then_report(tmp_path):
     result = acceptance.load(m, str(tmp_path))
     e = result.elo
     assert f"| 3 | {e.wins}-{e.losses}-{e.draws} |" in row
-    assert row.endswith(f"| {'so far' if e.low > 0 else 'not yet'} (3 of 200 games) |")
+    assert row.endswith(f"| {'so far' if e.significant else 'not yet'} (3 of 200 games) |")
+    assert f"| {e.p_sign:.2g} |" in row
     assert "| pilo | a | b | 0 |" in table and "not run" in table
     mean = sum(r.seconds for r in result.results) / 3
     cost = next(line for line in table.splitlines() if line.startswith(f"| {m.key} |"))

@@ -23,8 +23,12 @@ def test_elo_hand_computed():
     lo, hi = 0.6 - 1.959964 * 0.0489898, 0.6 + 1.959964 * 0.0489898
     assert e.low == pytest.approx(-400 * math.log10(1 / lo - 1), abs=1e-3)   # +2.8
     assert e.high == pytest.approx(-400 * math.log10(1 / hi - 1), abs=1e-3)  # +144.6
-    assert e.significant
-    assert e.p_value == pytest.approx(math.erfc(0.1 / 0.0489898 / math.sqrt(2)))
+    assert e.low > 0 and e.p_value == pytest.approx(math.erfc(0.1 / 0.0489898 / math.sqrt(2)))
+    # ... but the exact sign test (p = 2 * P(X >= 60 | n = 100) = 0.0569) does not
+    # agree at 5%, so the match is not called significant
+    assert e.p_sign == pytest.approx(0.0569, abs=1e-4)
+    assert not e.significant
+    assert stats.elo_estimate(65, 35, 0).significant
 
 
 def test_elo_with_draws_and_even():
@@ -37,6 +41,18 @@ def test_elo_with_draws_and_even():
     assert e.low == pytest.approx(-e.high)
     assert not e.significant
     assert e.p_value == pytest.approx(1.0)
+
+
+def test_sign_test_hand_computed():
+    # 8-0: 2 * (1/2)^8; 17-3: 2 * (C(20,17)+C(20,18)+C(20,19)+C(20,20)) / 2^20
+    assert stats.sign_test(8, 0) == pytest.approx(2 / 256)
+    assert stats.sign_test(3, 17) == pytest.approx(2 * (1140 + 190 + 20 + 1) / 2 ** 20)
+    assert stats.sign_test(5, 5) == 1.0 and stats.sign_test(0, 0) == 1.0
+    # every game one way: the normal interval has no width, the sign test decides
+    assert not stats.elo_estimate(4, 0, 0).significant      # p = 0.125
+    assert stats.elo_estimate(8, 0, 0).significant          # p = 0.0078
+    assert stats.elo_estimate(8, 0, 0).p_sign == pytest.approx(2 / 256)
+    assert stats.elo_estimate(0, 6, 3).p_sign == pytest.approx(2 / 64)
 
 
 def test_elo_extremes():

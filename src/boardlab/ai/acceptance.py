@@ -9,7 +9,8 @@ Three tables, each over the five games at their default sizes:
 * ``random``: MCTS at 1 s a move (``mcts``) against ``random``; passes when
   the 95% Wilson interval of its win rate lies above 95%.
 * ``4x``: ``mcts:200`` against ``mcts:50``; passes when the Elo interval lies
-  above 0 (the level ladder adds three more 4x steps: 10, 40, 160, 640).
+  above 0 and the exact sign test gives p < 0.05 (the level ladder adds
+  three more 4x steps: 10, 40, 160, 640).
 * ``levels``: each level against the one below it; passes likewise.
 
 Every match keeps its games in ``DIR/<table>-<game>-<A>-vs-<B>.rec.gz`` and is
@@ -147,8 +148,8 @@ def _elo_row(m: Planned, r: MatchResult) -> list[str]:
     e = r.elo
     return [m.game, m.a, m.b, str(e.games), f"{e.wins}-{e.losses}-{e.draws}", f"{e.score:.3f}",
             f"{format_elo(e.elo)} ({format_elo(e.low)} .. {format_elo(e.high)})",
-            f"{e.p_value:.2g}", f"{r.longest_move('A'):.3f} / {r.longest_move('B'):.3f} s",
-            _length(r), _verdict(e.low > 0, e.games)]
+            f"{e.p_sign:.2g}", f"{r.longest_move('A'):.3f} / {r.longest_move('B'):.3f} s",
+            _length(r), _verdict(e.significant and e.score > 0.5, e.games)]
 
 
 #: table -> (title, column names, row builder, the first columns of a "not run" row)
@@ -158,7 +159,7 @@ _TABLES: dict[str, tuple[str, list[str], Callable, Callable[[Planned], list[str]
                 "longest MCTS move", "mean length", ">= 95% shown"],
                _win_rate_row, lambda m: [m.game]),
     "4x": ("4x the budget against 1x",
-           ["game", "A", "B", "games", "A W-L-D", "score", "Elo A - B (95%)", "p",
+           ["game", "A", "B", "games", "A W-L-D", "score", "Elo A - B (95%)", "p (sign test)",
             "longest move A / B", "mean length", "A beats B"],
            _elo_row, lambda m: [m.game, m.a, m.b]),
 }

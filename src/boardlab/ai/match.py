@@ -287,7 +287,7 @@ class MatchResult:
             f"score {e.score:.3f} ({e.wins + 0.5 * e.draws:g}/{n})",
             f"Elo A - B: {format_elo(e.elo)} (95% interval {format_elo(e.low)} .. "
             f"{format_elo(e.high)}; normal approximation on the mean score, "
-            f"p = {e.p_value:.3g})",
+            f"p = {e.p_value:.3g}; exact sign test p = {e.p_sign:.3g})",
         ]
         if e.stderr == 0:
             lines.append("(every game had the same result: the normal approximation has no "

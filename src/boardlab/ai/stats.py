@@ -32,6 +32,7 @@ class EloEstimate:
     high: float
     stderr: float         # standard error of the mean score
     p_value: float        # two-sided, H0: score = 1/2 (normal approximation)
+    p_sign: float = 1.0   # two-sided exact sign test on the decisive games
 
     @property
     def games(self) -> int:
@@ -39,8 +40,11 @@ class EloEstimate:
 
     @property
     def significant(self) -> bool:
-        """True when the 95% interval excludes 0 (a difference at the 5% level)."""
-        return self.low > 0 or self.high < 0
+        """A difference at the 5% level: the 95% interval excludes 0 *and*
+        the exact sign test agrees. The normal approximation alone is no use
+        when every game went one way (4 wins of 4 has no spread, so a
+        zero-width interval; the sign test gives p = 0.125)."""
+        return (self.low > 0 or self.high < 0) and self.p_sign < 0.05
 
 
 def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
@@ -59,7 +63,18 @@ def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
     else:
         p = 1.0 if s == 0.5 else 0.0
     return EloEstimate(wins, losses, draws, s, elo_from_score(s), elo_from_score(low),
-                       elo_from_score(high), se, p)
+                       elo_from_score(high), se, p, sign_test(wins, losses))
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact p-value of ``wins`` against ``losses`` when each
+    decisive game is a fair coin (draws carry no information here)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = max(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -86,4 +101,4 @@ def format_elo(x: float) -> str:
 
 
 __all__ = ["Z95", "EloEstimate", "elo_estimate", "elo_from_score", "format_elo",
-           "wilson_interval"]
+           "sign_test", "wilson_interval"]
