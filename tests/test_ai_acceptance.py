@@ -42,9 +42,10 @@ def test_steps_then_report(tmp_path):
     e = result.elo
     assert f"| 3 | {e.wins}-{e.losses}-{e.draws} |" in row
     assert row.endswith(f"| {'so far' if e.significant else 'not yet'} (3 of 200 games) |")
-    assert f"| {e.p_sign:.2g} |" in row
+    assert f"| {e.p_sign:.2g} | - / - |" in row  # iteration budgets: no time limit to show
     assert "| pilo | a | b | 0 |" in table and "not run" in table
-    mean = sum(r.seconds for r in result.results) / 3
+    assert all(0 < r.cpu_seconds for r in result.results)
+    mean = sum(r.cpu_seconds for r in result.results) / 3
     cost = next(line for line in table.splitlines() if line.startswith(f"| {m.key} |"))
     assert cost == f"| {m.key} | 3 | {mean:.1f} | {197 * mean / 3600:.1f} |"
     assert "| levels/pilo/a-vs-b | 0 | ? | ? |" in table

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import boardlab
 
+from .engines import make_engine
 from .match import MatchResult, MatchSpec, default_out, load_finished, run_match
 from .stats import elo_estimate, format_elo, wilson_interval
 
@@ -136,11 +137,21 @@ def _length(result: MatchResult) -> str:
     return f"{sum(r.plies for r in result.results) / len(result.results):.1f}"
 
 
+def _timed(engine: str) -> bool:
+    """Whether the engine plays on a clock (its moves' wall time is then
+    what its limit is about; an iteration budget has no time limit)."""
+    return getattr(make_engine(engine), "seconds", None) is not None
+
+
+def _longest(r: MatchResult, who: str, engine: str) -> str:
+    return f"{r.longest_move(who):.3f} s" if _timed(engine) else "-"
+
+
 def _win_rate_row(m: Planned, r: MatchResult) -> list[str]:
     e = r.elo
     low, high = wilson_interval(e.wins, e.games)
     return [m.game, str(e.games), f"{e.wins}-{e.losses}-{e.draws}", f"{e.wins / e.games:.1%}",
-            f"{low:.1%} .. {high:.1%}", f"{r.longest_move('A'):.3f} s", _length(r),
+            f"{low:.1%} .. {high:.1%}", _longest(r, "A", m.a), _length(r),
             _verdict(low >= WIN_RATE_TARGET, e.games)]
 
 
@@ -148,7 +159,7 @@ def _elo_row(m: Planned, r: MatchResult) -> list[str]:
     e = r.elo
     return [m.game, m.a, m.b, str(e.games), f"{e.wins}-{e.losses}-{e.draws}", f"{e.score:.3f}",
             f"{format_elo(e.elo)} ({format_elo(e.low)} .. {format_elo(e.high)})",
-            f"{e.p_sign:.2g}", f"{r.longest_move('A'):.3f} / {r.longest_move('B'):.3f} s",
+            f"{e.p_sign:.2g}", f"{_longest(r, 'A', m.a)} / {_longest(r, 'B', m.b)}",
             _length(r), _verdict(e.significant and e.score > 0.5, e.games)]
 
 
@@ -160,7 +171,7 @@ _TABLES: dict[str, tuple[str, list[str], Callable, Callable[[Planned], list[str]
                _win_rate_row, lambda m: [m.game]),
     "4x": ("4x the budget against 1x",
            ["game", "A", "B", "games", "A W-L-D", "score", "Elo A - B (95%)", "p (sign test)",
-            "longest move A / B", "mean length", "A beats B"],
+            "longest move A / B (timed engines)", "mean length", "A beats B"],
            _elo_row, lambda m: [m.game, m.a, m.b]),
 }
 _TABLES["levels"] = ("Each level against the level below", *_TABLES["4x"][1:])
@@ -190,18 +201,20 @@ def report(directory: str, matches: list[Planned] | None = None) -> str:
 
 
 def _cost_table(directory: str, matches: list[Planned]) -> list[str]:
-    """What is left, in core-hours: each game runs in one process, so its
-    wall seconds are about core-seconds whatever ``--jobs`` was (more when
-    the machine was busier than one process a core)."""
+    """What is left, in core-hours: each game runs alone in its process, so
+    the process's CPU time is the game's cost whatever ``--jobs`` was (games
+    recorded before CPU time was kept count their wall time, an overestimate
+    on a busy machine)."""
     lines = ["### Cost of what is left", "",
-             f"| match | games | mean wall seconds a game | core-hours to {REQUIRED_GAMES} games |",
+             f"| match | games | mean core-seconds a game | core-hours to {REQUIRED_GAMES} games |",
              "|---|---|---|---|"]
     total = 0.0
     unknown = 0
     for m in matches:
         r = load(m, directory)
         games = 0 if r is None else len(r.results)
-        timed = [] if r is None else [x.seconds for x in r.results if x.seconds > 0]
+        timed = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
+                                      if x.cpu_seconds or x.seconds]
         left = max(0, REQUIRED_GAMES - games)
         if not left:
             continue

@@ -46,8 +46,9 @@ class GameResult:
     a_result: float              # 1, 0.5, 0
     termination: str
     plies: int
-    seconds: float
+    seconds: float               # wall time of the game
     max_move_seconds: dict[str, float] = field(default_factory=dict)  # "A"/"B" -> max
+    cpu_seconds: float = 0.0     # CPU time of the game's process (0: not known)
 
 
 def game_seeds(seed: int, index: int) -> tuple[int, int]:
@@ -68,6 +69,7 @@ def play_game(task: tuple) -> GameResult:
     swapped = False
     longest = {"A": 0.0, "B": 0.0}
     start = time.perf_counter()
+    cpu_start = time.process_time()
     while not game.is_over:
         who = seat[game.to_move]
         t0 = time.perf_counter()
@@ -84,7 +86,8 @@ def play_game(task: tuple) -> GameResult:
     else:
         a_result = 1.0 if seat[out.winner] == "A" else 0.0
     return GameResult(index, a_color, swapped, game.action_history, out.winner, a_result,
-                      out.termination.value, len(game), time.perf_counter() - start, longest)
+                      out.termination.value, len(game), time.perf_counter() - start, longest,
+                      time.process_time() - cpu_start)
 
 
 # ---------------------------------------------------------------- records
@@ -110,7 +113,7 @@ def result_record(spec: MatchSpec, result: GameResult) -> records.Record:
     game = build_game(spec.game, spec.size, spec.options, result.actions)
     tags = {"Event": f"match {spec.a} vs {spec.b}", "Round": str(result.index + 1),
             "EngineA": spec.a, "EngineB": spec.b, "MatchSeed": str(spec.seed),
-            "Seconds": f"{result.seconds:.3f}",
+            "Seconds": f"{result.seconds:.3f}", "CpuSeconds": f"{result.cpu_seconds:.3f}",
             "LongestMoveA": f"{result.max_move_seconds.get('A', 0.0):.3f}",
             "LongestMoveB": f"{result.max_move_seconds.get('B', 0.0):.3f}"}
     return records.Record.from_game(game, players_after(result, spec.a, spec.b, game.colors),
@@ -151,7 +154,8 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
 
     longest = {k: seconds(f"LongestMove{k}") for k in "AB"}
     return GameResult(index, a_color, swaps > 0, game.action_history, winner, a_result,
-                      game.outcome.termination.value, len(game), seconds("Seconds"), longest)
+                      game.outcome.termination.value, len(game), seconds("Seconds"), longest,
+                      seconds("CpuSeconds"))
 
 
 def _open_records(path: str, mode: str) -> IO[str]:
