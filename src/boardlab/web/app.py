@@ -366,6 +366,14 @@ class Hub:
                 raise ApiError(429, "rate_limited", "too many requests; slow down")
         return who  # type: ignore[return-value]
 
+    def need_online_seat(self, live: Live, token: str | None, refusal: str) -> int:
+        """:meth:`need_seat` for what only an online game has; ``refusal``
+        is the 400 message for a game that is not online."""
+        me = self.need_seat(live, token)
+        if me is None:
+            raise ApiError(400, "bad_request", refusal)
+        return me
+
     def mover_seats(self, live: Live) -> list[int]:
         """The seat that made each move."""
         out, swaps = [], 0
@@ -1020,9 +1028,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
               summary="Online: accept or decline the other player's undo request")
     async def answer_undo(gid: str, body: AnswerIn, x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
         live = hub.get(gid)
-        me = hub.need_seat(live, x_seat_token)
-        if me is None:
-            raise ApiError(400, "bad_request", "only an online game has undo requests")
+        me = hub.need_online_seat(live, x_seat_token,
+                                     "only an online game has undo requests")
         async with live.lock:
             req = live.row.meta.get("undo_request")
             if req is None:
@@ -1046,9 +1053,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
               summary="Online yugo: the friend picks a color after the creator named the komi")
     async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
         live = hub.get(gid)
-        me = hub.need_seat(live, x_seat_token)
-        if me is None:
-            raise ApiError(400, "bad_request", "only an online game negotiates komi this way")
+        me = hub.need_online_seat(live, x_seat_token,
+                                     "only an online game negotiates komi this way")
         async with live.lock:
             komi = live.row.meta.get("komi") or {}
             if not komi.get("pending"):
@@ -1075,9 +1081,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
               summary="Online: set your display name")
     async def set_name(gid: str, body: NameIn, x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
         live = hub.get(gid)
-        me = hub.need_seat(live, x_seat_token)
-        if me is None:
-            raise ApiError(400, "bad_request", "only an online game has display names")
+        me = hub.need_online_seat(live, x_seat_token,
+                                     "only an online game has display names")
         async with live.lock:
             seats = [dict(s) for s in live.row.seats]
             seats[me]["label"] = online.clean_name(body.name, f"Player {me + 1}")
