@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import re
 
 import pytest
 
@@ -80,6 +81,48 @@ def test_tiny_match_writes_records(tmp_path):
         if rec.result != "draw":
             winner = "mcts:30" if res.a_result == 1 else "random"
             assert rec.players[rec.result] == winner
+
+
+COMMENT = re.compile(r"(?:[+-]\d\.\d\d!?/\d+ )?\d+\.\d\ds")
+
+
+def test_records_carry_the_engines_comments(tmp_path):
+    """Each MCTS move, and no random move, is followed by the engine's comment
+    (value/simulations time), and the comments survive a resume."""
+    out = str(tmp_path / "c.rec")
+    match.run_match("implo", "mcts:25", "random", 2, size=5, seed=4, out=out)
+    match.run_match("implo", "mcts:25", "random", 3, size=5, seed=4, out=out, resume=True)
+    recs = parse_all(open(out, encoding="utf-8").read())
+    assert len(recs) == 3
+    searched = 0
+    for rec in recs:
+        mcts_color = next(c for c, name in rec.players.items() if name == "mcts:25")
+        replay = boardlab.new_game("implo", 5)
+        movers = []
+        for move in rec.moves:
+            movers.append(replay.to_move)
+            replay.play(move)
+        if "swap" in rec.moves:  # the seats changed at the swap: credit by engine, not color
+            continue
+        mcts_plies = {k + 1 for k, who in enumerate(movers) if who == mcts_color}
+        assert set(rec.comments) == mcts_plies
+        for text in rec.comments.values():
+            assert COMMENT.fullmatch(text), text
+            searched += "/" in text
+    assert searched > 10
+
+
+def test_mcts_comment_reads_its_search():
+    agent = MCTSAgent(iterations=40, seed=1)
+    assert agent.move_comment() is None  # nothing chosen yet
+    game = boardlab.new_game("robble", 5)
+    agent.choose_action(game)
+    value, rest = agent.move_comment().split("/")
+    visits, seconds = rest.split()
+    info = agent.info
+    assert float(value) == pytest.approx(info.value, abs=0.005)
+    assert int(visits) == info.root_visits >= 40
+    assert float(seconds[:-1]) == pytest.approx(info.seconds, abs=0.005)
 
 
 def test_match_reproduces_and_jobs_do_not_change_it(tmp_path):

@@ -9,6 +9,8 @@ code wants:
   notation for the color to move (``game`` is never modified);
 * ``choose_action(game) -> int``: the same move as an integer action;
 * ``reset()``: forget anything kept between moves (a new game starts);
+* ``move_comment()``: a short text on the last move chosen (or None), which
+  the match runner writes into the record after that move;
 * ``name``: a short label, used in match tables and records;
 * every agent takes ``seed`` so that runs reproduce.
 """
@@ -59,6 +61,11 @@ class BaseAgent:
 
     def reset(self) -> None:
         pass
+
+    def move_comment(self) -> str | None:
+        """What the agent thought of its last move, for a record comment (the
+        match runner writes it after the move); None: nothing to say."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -189,6 +189,20 @@ class MCTSAgent(BaseAgent):
         info.seconds = self.clock() - start
         return action
 
+    def move_comment(self) -> str | None:
+        """``+0.62/640 0.41s``: the chosen move's expected return for the mover
+        (-1 .. +1; ``+1.00!`` when proven), the root's simulations (reused ones
+        included) and the move's wall time; only the time when nothing was
+        searched (one legal move, a yugo marking plan)."""
+        info = self.info
+        if info.action is None:
+            return None
+        if info.proven_win:
+            return f"+1.00!/{info.root_visits} {info.seconds:.2f}s"
+        if info.action not in info.children:
+            return f"{info.seconds:.2f}s"
+        return f"{info.value:+.2f}/{info.root_visits} {info.seconds:.2f}s"
+
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
     def decision_iterations(self) -> int:
         """Simulations per estimate for komi / side choices: the agent's own
