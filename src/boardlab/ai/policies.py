@@ -58,31 +58,46 @@ def random_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
             apply(legal[int(rand() * len(legal))])
             if clock() > deadline:
                 return None
-    if game.current_player is None:
-        return game.returns()
-    return [0.0, 0.0]
+    return unfinished_returns(game)
 
 
 def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
     n = game.n_points
     done = 3 * n + 2
     accept = 3 * n + 3
+    rand = rng.random
+
+    def choose(legal: list[int]) -> int:
+        last = legal[-1]
+        if last == done:          # marking phase: propose no removal
+            return done
+        if last == accept + 1:    # [accept, reject]
+            return accept
+        return legal[int(rand() * len(legal))]
+
+    return play_out(game, choose, deadline, clock, max_plies)
+
+
+def play_out(game, choose: Callable[[list[int]], int], deadline, clock,
+             max_plies) -> Returns | None:
+    """The playout loop of the policies that pick one action from the legal
+    list each ply (``choose(legal)``). ``random_playout`` keeps its own copy
+    of this loop, without the call per ply: it is the default's hot path."""
     legal_fn = game.step_actions
     apply = game.step
-    rand = rng.random
     for _ in range(max_plies):
         legal = legal_fn()
         if not legal:
             return game.returns()
-        last = legal[-1]
-        if last == done:          # marking phase: propose no removal
-            apply(done)
-        elif last == accept + 1:  # [accept, reject]
-            apply(accept)
-        else:
-            apply(legal[int(rand() * len(legal))])
+        apply(choose(legal))
         if deadline is not None and clock() > deadline:
             return None
+    return unfinished_returns(game)
+
+
+def unfinished_returns(game) -> Returns:
+    """The returns when the ply cap is reached: the real ones if the last ply
+    happened to end the game, else a draw."""
     if game.current_player is None:
         return game.returns()
     return [0.0, 0.0]
@@ -128,29 +143,19 @@ def vimbre_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
         apply(vimbre_pairs(game, rng))
         if deadline is not None and clock() > deadline:
             return None
-    if game.current_player is None:
-        return game.returns()
-    return [0.0, 0.0]
+    return unfinished_returns(game)
 
 
 def implo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
     n = game.n_points
-    legal_fn = game.step_actions
-    apply = game.step
     rand = rng.random
-    for _ in range(max_plies):
-        legal = legal_fn()
-        if not legal:
-            return game.returns()
+
+    def choose(legal: list[int]) -> int:
         if len(legal) > 1 and legal[0] >= n:  # only resolutions: a choice of order
-            apply(greedy_resolution(game, list(legal), rand))
-        else:
-            apply(legal[int(rand() * len(legal))])
-        if deadline is not None and clock() > deadline:
-            return None
-    if game.current_player is None:
-        return game.returns()
-    return [0.0, 0.0]
+            return greedy_resolution(game, list(legal), rand)
+        return legal[int(rand() * len(legal))]
+
+    return play_out(game, choose, deadline, clock, max_plies)
 
 
 def greedy_resolution(game, resolutions: list[int], rand) -> int:
