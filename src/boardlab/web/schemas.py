@@ -1,0 +1,133 @@
+"""The web API's wire types: its error envelope and its request/response models.
+
+Kept apart from the routes so that the live-game state (``hub``) and the routes
+(``app``) share one definition of what a client sends and gets back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+
+# ---------------------------------------------------------------- errors
+class ApiError(Exception):
+    """An error answered as ``{"error": {"code": ..., "message": ...}}``."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="machine-readable: unknown_game, bad_option, malformed_move, "
+                      "illegal_move, not_your_turn, game_over, stale, not_found, bad_request, "
+                      "unknown_engine, bad_record, cannot_undo, no_rules")
+    message: str = Field(description="human-readable; for moves, the library's reason")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse},
+          409: {"model": ErrorResponse}}
+
+
+# ---------------------------------------------------------------- request / response models
+class KomiNegotiation(BaseModel):
+    """Yugo against the computer: one side names komi, the other picks a color."""
+    namer: Literal["human", "computer"] = Field(
+        description="who names the komi; the other side then picks a color")
+    komi: int | None = Field(None, description="the komi, when the human names it")
+    color: str | None = Field(None, description="the human's color, when the computer named komi")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="implo, pilo, robble, vimbre or yugo", examples=["robble"])
+    size: int | None = Field(None, description="board size 4..19; default: the game's default")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description='game options: {"pie": false}, {"komi": 6}')
+    opponent: Literal["computer", "human", "online"] = Field(
+        "computer", description="computer: you against an engine; human: hot-seat on one screen; "
+        "online: a friend by link (the answer carries your link, the invite and a spectator link)")
+    name: str | None = Field(None, max_length=200, description="online: your display name")
+    time_control: TimeControl | None = Field(None, description="online: an enforced clock")
+    engine: str = Field("random", description="an engine name from GET /api/engines")
+    color: str = Field("random", description="your color against the computer, or 'random'")
+    komi_negotiation: KomiNegotiation | None = None
+
+
+class TimeControl(BaseModel):
+    """Online: a clock the server enforces. It starts with the first move."""
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["move", "total"] = Field(
+        description="move: at most `seconds` per move; total: `seconds` for the whole game, "
+                    "plus `increment` after each turn")
+    seconds: float = Field(gt=0, le=7 * 86400)
+    increment: float = Field(0, ge=0, le=3600)
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(max_length=200, description="a move in the notation of RULES.md",
+                      examples=["c3"])
+    ply: int | None = Field(None, description="the number of moves the client has seen; "
+                            "if given and the game has moved on, 409 stale")
+    color: str | None = Field(None, description="the color the client moves for; if given and "
+                              "it is not that color's turn, 409 not_your_turn")
+
+
+class ResignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    color: str | None = Field(None, description="hot-seat: the color that resigns "
+                              "(default: the color to move); against the computer: yours")
+
+
+class AnswerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accept: bool = Field(description="online: accept (true) or decline the opponent's request")
+
+
+class KomiPickIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    color: str = Field(max_length=20, description="online yugo: the color the picker takes")
+
+
+class NameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200, description="online: your display name")
+
+
+class RecordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(description="a record, as text or as JSON (boardlab.records formats)")
+
+
+class Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class GameState(Loose):
+    """A game as the page draws it. Other fields: see docs/web.md."""
+    id: str
+    game: str
+    size: int
+    version: str
+    ply: int
+    view_ply: int
+    moves: list[str]
+    to_move: str | None
+    legal: list[str]
+    over: bool
+    thinking: bool
