@@ -127,6 +127,9 @@ def test_random_games_end_and_apis_agree(name, size):
         assert out.termination not in (Termination.RESIGNATION, Termination.TIMEOUT)
         assert game.winner == out.winner and game.scores == out.scores
         assert game.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+        # the outcome's own views agree with the returns, color by color
+        assert out.is_draw == (game.returns() == [0.0, 0.0])
+        assert [out.result_for(c) for c in game.colors] == [(r + 1) / 2 for r in game.returns()]
         assert game.legal_moves() == [] and game.legal_actions() == []
         mask = game.legal_action_mask()
         assert len(mask) == game.num_distinct_actions and not any(mask)

@@ -18,22 +18,8 @@ code wants:
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
 
 from ..core.game import Game
-
-
-@runtime_checkable
-class ActionAgent(Protocol):
-    """An agent with the integer interface (what the match runner uses)."""
-
-    name: str
-
-    def choose(self, game: Game) -> str: ...
-
-    def choose_action(self, game: Game) -> int: ...
-
-    def reset(self) -> None: ...
 
 
 class BaseAgent:

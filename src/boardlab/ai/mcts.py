@@ -243,11 +243,6 @@ class MCTSAgent(BaseAgent):
             self._observer = saved
         return root
 
-    def analyse(self, game: Game) -> SearchInfo:
-        """Search ``game`` like :meth:`choose_action` and return the search info."""
-        self.choose_action(game)
-        return self.info
-
     # ------------------------------------------------------------ yugo's end
     def _special(self, game: Game) -> int | None:
         """Yugo's marking and answering (see :mod:`boardlab.ai.yugo_end`)."""
