@@ -525,27 +525,21 @@ class Pilo(Game):
         return f"{self._t.strings[min(caps)]} is a capture"
 
     def _render_cells(self) -> list[str]:
-        return [_render(x) for x in self._cells]
+        return [_token(x, compact=True) or "." for x in self._cells]
 
 
-def _token(x: int) -> str | None:
+def _token(x: int, compact: bool = False) -> str | None:
+    """The position-text token of a cell (``b(2)``); ``compact``: the board
+    drawing's shorter form (``b2``)."""
     if x == 0:
         return None
     if x == BLOCK:
         return "#"
     letter = "b" if x > 0 else "o"
     h = abs(x)
-    return letter if h == 1 else f"{letter}({h})"
-
-
-def _render(x: int) -> str:
-    if x == 0:
-        return "."
-    if x == BLOCK:
-        return "#"
-    letter = "b" if x > 0 else "o"
-    h = abs(x)
-    return letter if h == 1 else f"{letter}{h}"
+    if h == 1:
+        return letter
+    return f"{letter}{h}" if compact else f"{letter}({h})"
 
 
 def _describe(x: int) -> str:
