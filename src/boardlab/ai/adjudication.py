@@ -7,8 +7,8 @@ whether it would have called it right (``bench/adjudication.py`` prints the
 figures for the acceptance records).
 
 The data: every MCTS move in a match record carries the engine's comment
-``{+0.62/640 0.41s}`` (expected return for the mover, simulations, time;
-``+1.00!`` marks a proven win; only the time when nothing was searched). A
+``{+0.62/640 0.41s}`` (:mod:`boardlab.ai.comments`: expected return for the
+mover, simulations, time; ``+1.00!`` marks a proven win). A
 rule ``(threshold T, moves K)`` fires at the first ply where, over the last
 ``K`` commented moves of *each* engine that comments, the would-be winner
 valued its moves at ``>= T`` and the would-be loser at ``<= -T``; a proven
@@ -18,12 +18,10 @@ engine's own values count.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .. import records
-
-COMMENT = re.compile(r"(?:(?P<value>[+-]\d\.\d\d)(?P<proven>!?)/\d+ )?(?P<seconds>\d+\.\d+)s")
+from .comments import parse_comment
 
 
 @dataclass(frozen=True)
@@ -48,12 +46,10 @@ def engine_moves(rec: records.Record) -> list[Move]:
         replay.apply_action(action)
     out = []
     for ply, text in sorted(rec.comments.items()):
-        m = COMMENT.fullmatch(text)
-        if m is None or not 1 <= ply <= len(colors):
+        said = parse_comment(text)
+        if said is None or not 1 <= ply <= len(colors):
             continue
-        value = m["value"]
-        out.append(Move(ply, colors[ply - 1], None if value is None else float(value),
-                        bool(m["proven"]), float(m["seconds"])))
+        out.append(Move(ply, colors[ply - 1], said.value, said.proven, said.seconds))
     return out
 
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from ..core.game import Game
 from . import vimbre_moves, yugo_end
 from .agent import BaseAgent
+from .comments import SearchComment
 from .policies import policy_for
 from .tactics import find_win
 
@@ -190,18 +191,16 @@ class MCTSAgent(BaseAgent):
         return action
 
     def move_comment(self) -> str | None:
-        """``+0.62/640 0.41s``: the chosen move's expected return for the mover
-        (-1 .. +1; ``+1.00!`` when proven), the root's simulations (reused ones
-        included) and the move's wall time; only the time when nothing was
-        searched (one legal move, a yugo marking plan)."""
+        """The last move's :class:`~boardlab.ai.comments.SearchComment`
+        (``+0.62/640 0.41s``) as text, for the match record."""
         info = self.info
         if info.action is None:
             return None
         if info.proven_win:
-            return f"+1.00!/{info.root_visits} {info.seconds:.2f}s"
+            return str(SearchComment(info.seconds, 1.0, info.root_visits, proven=True))
         if info.action not in info.children:
-            return f"{info.seconds:.2f}s"
-        return f"{info.value:+.2f}/{info.root_visits} {info.seconds:.2f}s"
+            return str(SearchComment(info.seconds))
+        return str(SearchComment(info.seconds, info.value, info.root_visits))
 
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
     def decision_iterations(self) -> int:
