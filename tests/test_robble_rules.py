@@ -227,3 +227,18 @@ def test_position_text_errors_are_specific():
         boardlab.from_position("robble 4 4/4/4/4 black colour=red")
     with pytest.raises(boardlab.PositionError, match="swap=yes on an empty board"):
         boardlab.from_position("robble 4 4/4/4/4 black pie=yes swap=yes")
+
+
+@pytest.mark.parametrize("text,why", [
+    ("robble 5 5/5/2X2/5/5 black pie=yes swap=yes", "black is to move"),
+    ("robble 5 XO3/OX3/2X2/5/5 black pie=yes swap=yes", "black is to move"),
+    ("robble 4 XOXO/OXOX/XOXO/OXOX - pie=yes swap=yes last=white", "the game is over"),
+])
+def test_swap_yes_needs_white_to_move(text, why):
+    """RULES.md: swap is the second color's option, so a position offering it
+    has white to move (any board: a study may ask "swap here?")."""
+    with pytest.raises(boardlab.PositionError, match=f"swap is white's option and {why}"):
+        boardlab.from_position(text)
+    for ok in ("robble 5 5/5/2X2/5/5 white pie=yes swap=yes",
+               "robble 5 XO3/OX3/2X2/5/5 white pie=yes swap=yes"):
+        assert "swap" in boardlab.from_position(ok).legal_moves()

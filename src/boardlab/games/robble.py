@@ -179,6 +179,11 @@ class Robble(Game):
         self._board = board
         self._empty = [i for i in range(self.n_points) if not board[i]]
         self._pie = pie.load(fields, self.options["pie"], len(self._empty) == self.n_points)
+        if self._pie == pie.OPEN and player != 1:
+            # any board with white to move may offer the swap (a study's what-if,
+            # as in implo); black's turn or a finished game cannot
+            raise PositionError("robble: swap=yes, but swap is white's option and "
+                                f"{'the game is over' if player is None else 'black is to move'}")
         self._seen = {}
         self._ended = None
         if not self._empty:
