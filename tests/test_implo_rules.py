@@ -314,6 +314,84 @@ def test_resolution_can_create_a_new_patch():
     assert game.to_move == "black"
 
 
+def test_tie_rule_owner_with_tied_biggest_groups_names_the_removed_one():
+    """Clause: the owner chosen by the equal-size rule may itself have several biggest
+    groups, and then the player resolving names the one removed.
+
+    White c2 closes c1, touched by black b1 (1), black d1 (1) and white c2 (1): the
+    biggest groups tie at 1, so black (white's opponent) owns c1; black's b1 and d1 tie,
+    so white must write @c1/b1 or @c1/d1, and only the named group goes.
+    """
+    diagram = """
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . X . X ."""
+    game = setup(diagram, to_move="white")
+    game.play("c2")
+    assert game.to_move == "white"
+    assert game.legal_moves() == ["@c1/b1", "@c1/d1"]
+    n = 25  # @p/g = 2n + p*n + g with c1 = 2, b1 = 1, d1 = 3
+    assert game.legal_actions() == [2 * n + 2 * n + 1, 2 * n + 2 * n + 3]
+    assert_refused(game, "@c1")
+    game.play("@c1/d1")
+    assert_board(game, """
+        . . . . .
+        . . . . .
+        . . . . .
+        . . O . .
+        . X x . .""")
+    assert game.position() == "implo 5 5/5/5/2O2/1Xx2 black pie=no swap=no"
+    assert game.to_move == "black"
+    game = setup(diagram, to_move="white")
+    game.play("c2")
+    game.play("@c1/b1")
+    assert_board(game, """
+        . . . . .
+        . . . . .
+        . . . . .
+        . . O . .
+        . . x X .""")
+    assert game.to_move == "black"
+
+
+def test_removal_merges_a_pending_patch_into_a_new_small_patch_judged_afresh():
+    """Clause: removing a group can merge a pending patch into a new territory; if that
+    has at most four points it is a new patch whose owner is judged afresh.
+
+    Mid-turn (white resolving), a1 and c1 are patches, both owned by black's b1-b2 (2
+    against white singles). @c1 removes b1-b2, so a1, b1, b2 become one 3-point patch
+    touching only the white singles a2, c2, b3: white now owns it (black has no group
+    there) and, with three tied groups, names one; the old plain @a1 is gone.
+    """
+    game = setup("""
+        . . . . .
+        . . . . .
+        . O . . .
+        O X O . .
+        . X . O .""", to_move="white")
+    assert game.legal_moves() == ["@a1", "@c1"]
+    game.play("@c1")
+    assert_board(game, """
+        . . . . .
+        . . . . .
+        . O . . .
+        O . O . .
+        . . x O .""")
+    assert game.to_move == "white"
+    # action order: g = a2 (5), c2 (7), b3 (11)
+    assert game.legal_moves() == ["@a1/a2", "@a1/c2", "@a1/b3"]
+    game.play("@a1/c2")
+    assert_board(game, """
+        . . . . .
+        . . . . .
+        . O . . .
+        O o . . .
+        o o x O .""")
+    assert game.to_move == "black" and not game.is_mid_turn
+
+
 def test_order_of_resolution_changes_the_result():
     # White b1 makes two patches, a1 and c1-d1-e1, both owned by black's row (5).
     # Whichever is resolved first removes the row, and the other one merges away.
@@ -540,6 +618,46 @@ def test_game_ends_only_at_end_of_turn_with_no_empty_points():
     assert game.to_move == "black" and game.legal_moves() == ["@d2"]
 
 
+@pytest.mark.parametrize("a4,winner,termination", [
+    ("O", "white", Termination.LAST_MOVE),  # 3 stones each: black made the last turn, loses
+    ("X", "black", Termination.STONES),     # black 4 stones, white 2: stones decide first
+])
+def test_stones_and_last_move_decisions_reached_by_play(a4, winner, termination):
+    """Clause: both scores 0 -> more stones wins; still tied -> the color that made the
+    last turn loses, here reached by play so the recorded last color is checked.
+
+    Black d2 leaves patch a1-d1, owned by black's d2-d3 (2 > white a2, 1): markers, d2-d3
+    removed; d2-d3 is then a 2-point patch touching only markers, so white owns it and
+    nothing is removed. The full board has one black and one white marker group of 5
+    (scores 0); the stone counts or black's last turn decide.
+    """
+    game = setup(f"""
+        {a4} X o o
+        X O o X
+        O X x .
+        . . . .""", to_move="black")
+    assert game.legal_moves() == ["a1", "b1", "c1", "d1", "d2"]
+    game.play("d2")
+    assert game.legal_moves() == ["@a1"] and game.to_move == "black"
+    game.play("@a1")
+    assert_board(game, f"""
+        {a4} X o o
+        X O o .
+        O X x .
+        x x x x""")
+    assert not game.is_over and game.legal_moves() == ["@d2"] and game.to_move == "black"
+    game.play("@d2")
+    assert game.is_over and game.to_move is None and game.legal_moves() == []
+    assert_board(game, f"""
+        {a4} X o o
+        X O o o
+        O X x o
+        x x x x""")
+    assert game.position().endswith(" - pie=no swap=no last=black")
+    assert game.outcome.scores == {"black": 0.0, "white": 0.0}
+    assert game.winner == winner and game.outcome.termination is termination
+
+
 # ---------------------------------------------------------------- pie rule
 def test_swap_legal_only_at_whites_first_action_and_keeps_white_to_move():
     game = boardlab.new_game("implo", 5)
@@ -568,6 +686,51 @@ def test_swap_legal_only_at_whites_first_action_and_keeps_white_to_move():
     off.play("c3")
     assert "swap" not in off.legal_moves()
     assert_refused(off, "swap", "pie rule is off")
+
+
+def test_swap_gone_when_whites_first_placement_creates_a_patch():
+    """Clause: swap is legal only instead of White's first regular move, so once White's
+    first turn has begun with a placement it is never legal again, even mid-turn.
+
+    4x4: black b1, white a2 closes a1 (black b1 and white a2 tie at 1, so black, white's
+    opponent, owns it): during the resolution and on every later turn swap is illegal.
+    """
+    game = boardlab.new_game("implo", 4)
+    game.play("b1")
+    assert game.legal_moves()[-1] == "swap"
+    game.play("a2")
+    assert game.to_move == "white" and game.is_mid_turn
+    assert game.legal_moves() == ["@a1"]
+    assert game.position() == "implo 4 4/4/O3/1X2 white pie=yes swap=no"
+    assert_refused(game, "swap")
+    game.play("@a1")
+    assert_board(game, """
+        . . . .
+        . . . .
+        O . . .
+        x . . .""")
+    assert game.to_move == "black" and "swap" not in game.legal_moves()
+    assert game.position() == "implo 4 4/4/O3/x3 black pie=yes swap=no"
+    game.play("d4")
+    assert game.to_move == "white" and "swap" not in game.legal_moves()
+    assert_refused(game, "swap")
+
+
+def test_hand_built_pie_position_without_swap_field_has_no_swap():
+    """Clause: a hand-built position is taken at face value, missing fields take their
+    defaults, and swap=yes is the only way to say the swap is available.
+
+    So "implo 4 4/4/4/X3 white pie=yes" (no swap field) offers no swap, although the
+    same board with swap=yes does.
+    """
+    game = boardlab.from_position("implo 4 4/4/4/X3 white pie=yes")
+    assert game.to_move == "white"
+    assert game.legal_moves() == [f"{c}{r}" for r in range(1, 5) for c in "abcd"
+                                  if (c, r) != ("a", 1)]
+    assert game.position() == "implo 4 4/4/4/X3 white pie=yes swap=no"
+    assert_refused(game, "swap")
+    offered = boardlab.from_position("implo 4 4/4/4/X3 white pie=yes swap=yes")
+    assert offered.legal_moves()[-1] == "swap"
 
 
 # ---------------------------------------------------------------- refusals

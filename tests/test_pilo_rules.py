@@ -216,6 +216,41 @@ def test_stack_move_jumps_over_friendly_stacks_of_any_height():
     """, "orange")
 
 
+def test_several_friendly_stacks_in_one_run_capture_the_same_enemy():
+    """Clause: a stack moves over friendly stacks to the first enemy stack of its height.
+
+    a4 and b4 (blue, height 1) stand in one run before c4 (orange, height 1):
+    a4 passes over b4 and b4 is adjacent, so both reach c4; every other ray
+    ends at the edge, so the stack moves are exactly a4-c4 and b4-c4.
+    """
+    diagram = """
+        b b o .
+        . . . .
+        . . . .
+        . . . .
+    """
+    game = setup(diagram)
+    # placements: the 13 empty squares in square order (rank 1 up, d4 last)
+    empties = [f"{f}{r}" for r in "123" for f in "abcd"] + ["d4"]
+    assert game.legal_moves() == empties + ["a4-c4", "b4-c4"]
+    # a4-c4 jumps b4, which stays where it is
+    twin = game.copy()
+    twin.play("a4-c4")
+    assert twin.position() == text("""
+        # b b2 .
+        . . . .
+        . . . .
+        . . . .
+    """, "orange")
+    game.play("b4-c4")
+    assert game.position() == text("""
+        b # b2 .
+        . . . .
+        . . . .
+        . . . .
+    """, "orange")
+
+
 def test_stack_move_blocked_by_a_block():
     game = setup("""
         . . . . .
@@ -505,6 +540,93 @@ def test_tie_goes_against_the_last_board_play():
         "blue", Termination.LAST_MOVE, {"blue": 1.0, "orange": 1.0})
 
 
+def test_tie_goes_against_a_last_placement():
+    """Clause: on a tie, whoever made the last board play loses (a placement counts).
+
+    Blue's only play is the placement b4; then the board is full and neither
+    color can capture (every line ends on a block), so both pass. Patches a4-b4
+    (blue group of 2) and d4-d3 (orange group of 2) give 2-2, and blue placed
+    last, so blue loses; with the colors reversed orange loses.
+    """
+    game = setup("""
+        b . # o
+        # # # o
+        # # # #
+        # # # #
+    """)
+    assert game.legal_moves() == ["b4"]
+    game.play("b4")
+    finish(game)
+    assert game.position() == "pilo 4 bb#o/###o/####/#### - pie=no swap=no last=blue"
+    assert game.outcome == boardlab.Outcome(
+        "orange", Termination.LAST_MOVE, {"blue": 2.0, "orange": 2.0})
+    assert game.history == ["b4", "pass", "pass"]
+    # the same with colors reversed: orange places last and loses
+    game = setup("""
+        o . # b
+        # # # b
+        # # # #
+        # # # #
+    """, "orange")
+    assert game.legal_moves() == ["b4"]
+    game.play("b4")
+    finish(game)
+    assert game.outcome == boardlab.Outcome(
+        "blue", Termination.LAST_MOVE, {"blue": 2.0, "orange": 2.0})
+
+
+def test_tie_at_zero_with_every_patch_unowned():
+    """Clause: a patch with no leftover group is nobody's; 0-0 is a tie broken by the last board play.
+
+    Blue's only play is b4 (a disk of height 1 next to orange's o2: no capture
+    either way, heights differ), then both pass. The one patch a4-b4 holds an
+    orange group of 1 and a blue group of 1, which pair off: nobody owns it,
+    0-0, and blue (last board play) loses.
+    """
+    game = setup("""
+        o2 . # #
+        # # # #
+        # # # #
+        # # # #
+    """)
+    assert game.legal_moves() == ["b4"]
+    game.play("b4")
+    finish(game)
+    assert game.position() == "pilo 4 o(2)b##/####/####/#### - pie=no swap=no last=blue"
+    assert game.outcome == boardlab.Outcome(
+        "orange", Termination.LAST_MOVE, {"blue": 0.0, "orange": 0.0})
+    # finished positions read directly: the loser is the color named by last
+    for last, winner in (("blue", "orange"), ("orange", "blue")):
+        done = boardlab.from_position(f"pilo 4 bo(2)##/####/####/#### - pie=no swap=no last={last}")
+        assert done.is_over and done.legal_moves() == []
+        assert done.outcome == boardlab.Outcome(
+            winner, Termination.LAST_MOVE, {"blue": 0.0, "orange": 0.0})
+
+
+def test_score_sums_several_patches_of_one_color():
+    """Clause: your score is the sum of the sizes of the patches you own.
+
+    Blocks cut the full board into patches a4-b4 (blue, 2), a2-b2 (blue, 2) and
+    d4-d3-d2 (orange, 3); no line joins a blue and an orange stack, so both pass.
+    Blue owns 2 + 2 = 4 > 3 and wins on score (the largest patch alone would
+    give orange the win).
+    """
+    diagram = """
+        b b # o
+        # # # o
+        b b # o
+        # # # #
+    """
+    game = setup(diagram)
+    finish(game)
+    assert game.outcome == boardlab.Outcome(
+        "blue", Termination.SCORE, {"blue": 4.0, "orange": 3.0})
+    # four one-square patches, two per color: 2-2, orange made the last board play
+    done = boardlab.from_position("pilo 4 b#o#/####/b#o#/#### - pie=no swap=no last=orange")
+    assert done.outcome == boardlab.Outcome(
+        "blue", Termination.LAST_MOVE, {"blue": 2.0, "orange": 2.0})
+
+
 # ---------------------------------------------------------------- pie rule
 
 
@@ -535,6 +657,49 @@ def test_no_swap_without_pie():
     assert "swap" not in game.legal_moves()
     refused(game, "swap", "the pie rule is off")
     assert game.position() == "pilo 5 5/5/2b2/5/5 orange pie=no swap=no passes=0 last=blue"
+
+
+# after blue's a4 (and orange's swap): 15 placements, then four adjacent captures
+# d4xc4 (blue), c3xd3 (orange), b2xb3 (blue), a1xb1 (orange). The blocks left on
+# d4 c3 b2 a1 cut the board into a blue patch a4 b4 c4 a3 b3 a2 and an orange
+# patch d3 c2 d2 b1 c1 d1, and separate every blue stack from every orange one.
+SWAP_GAME_PLACEMENTS = ["c4", "b4", "b3", "a3", "c3", "d4", "c2", "d3",
+                        "d2", "a2", "a1", "b2", "c1", "b1", "d1"]
+SWAP_GAME_CAPTURES = ["d4-c4", "c3-d3", "b2-b3", "a1-b1"]
+
+
+def test_tie_break_after_a_swap_is_by_color():
+    """Clause: a swap is not a board play, results are by color, ties go against the last board play.
+
+    After a4 and swap the board is unchanged, orange is to move and the last
+    board play is still blue's. The game then ends 6-6 (two 6-square patches,
+    one group each, no capture left); orange, the color that made the last
+    board play (a1-b1), loses, exactly as in the same game without the swap.
+    """
+    game = boardlab.new_game("pilo", 4)
+    game.play("a4")
+    assert game.legal_moves()[-1] == "swap"
+    game.play("swap")
+    assert game.position() == "pilo 4 b3/4/4/4 orange pie=yes swap=no passes=0 last=blue"
+    for move in SWAP_GAME_PLACEMENTS:
+        game.play(move)
+    assert game.position() == "pilo 4 bbob/boob/bboo/oboo blue pie=yes swap=no passes=0 last=orange"
+    for move in SWAP_GAME_CAPTURES:
+        game.play(move)
+    finish(game)
+    final = "bbb(2)#/bb(2)#o(2)/b#oo/#o(2)oo"
+    assert game.position() == f"pilo 4 {final} - pie=yes swap=no last=orange"
+    assert game.outcome == boardlab.Outcome(
+        "blue", Termination.LAST_MOVE, {"blue": 6.0, "orange": 6.0})
+    assert game.history == (["a4", "swap"] + SWAP_GAME_PLACEMENTS + SWAP_GAME_CAPTURES
+                            + ["pass", "pass"])
+    # without the pie rule the same moves give the same board and the same result
+    plain = boardlab.new_game("pilo", 4, pie=False)
+    for move in ["a4"] + SWAP_GAME_PLACEMENTS + SWAP_GAME_CAPTURES:
+        plain.play(move)
+    finish(plain)
+    assert plain.position() == f"pilo 4 {final} - pie=no swap=no last=orange"
+    assert plain.outcome == game.outcome
 
 
 # ---------------------------------------------------------------- errors

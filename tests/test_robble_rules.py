@@ -242,3 +242,38 @@ def test_swap_yes_needs_white_to_move(text, why):
     for ok in ("robble 5 5/5/2X2/5/5 white pie=yes swap=yes",
                "robble 5 XO3/OX3/2X2/5/5 white pie=yes swap=yes"):
         assert "swap" in boardlab.from_position(ok).legal_moves()
+
+
+def test_placing_in_a_corner_pushes_one_neighbour_and_flips_the_other():
+    """Seed, Play: each neighbour is handled by what lies behind it. White a1
+    (corner): north a2 X has a3 empty behind, so it is pushed to a3; east b1 O
+    has c1 X behind, so it is flipped to X; the other two sides are off the
+    board. Board: 4/X3/4/OXX1, not full, black to move."""
+    game = pos("4/4/X3/1OX1", "white", size=4)
+    game.play("a1")
+    assert board(game) == "4/X3/4/OXX1"
+    assert not game.is_over and game.to_move == "black"
+
+
+def test_pair_removal_with_unequal_counts_at_one_size():
+    """RULES.md: for each group size remove as many black/white pairs as
+    possible. Black has groups {5, 2, 2} (c3 d3 c2 d2 d4; a4 a3; a1 b1), white
+    {5, 2} (a2 b2 b3 b4 c4; c1 d1): the 5s pair off and one 2 of each, so one
+    black 2 is left over and black wins 2 to 0, whoever filled the board."""
+    full = "XOOX/XOXX/OOXX/XXOO"
+    for last in ("black", "white"):
+        game = pos(full, "-", size=4, last=last)
+        assert game.outcome == boardlab.Outcome("black", Termination.SCORE, {"black": 2.0, "white": 0.0})
+
+
+def test_last_placer_loses_when_a_real_move_fills_the_board_and_all_pairs_off():
+    """Seed/RULES.md: if nothing is left after pair removal, the color that made
+    the last placement loses. White a4 flips b4 (c4 behind) and a3 (a2 behind),
+    filling the board as OXOX/XXOO/XXOO/OOXX: black {5, 2, 1}, white {5, 2, 1}
+    all pair off, so white (who filled it) loses and black wins by last move."""
+    game = pos("1OOX/OXOO/XXOO/OOXX", "white", size=4)
+    game.play("a4")
+    assert board(game) == "OXOX/XXOO/XXOO/OOXX"
+    assert game.is_over and game.to_move is None
+    assert game.outcome == boardlab.Outcome("black", Termination.LAST_MOVE, {"black": 0.0, "white": 0.0})
+    assert game.position() == "robble 4 OXOX/XXOO/XXOO/OOXX - pie=no swap=no last=white"

@@ -144,6 +144,20 @@ def test_diagonal_rule_two_stones_illegal_together_though_each_legal_alone():
     assert board(game) == "O4/2XX1/2X2/5/5"
 
 
+def test_diagonal_rule_partner_on_the_diagonal_cannot_rescue_an_illegal_stone():
+    """Diagonal rule, pair judged as a whole: c3 next to black b2 is illegal
+    alone (corners b3, c2 empty). Only a partner on b3 or c2 can supply that
+    corner; a partner on c3's other diagonals (d4, b4, d2) leaves b2/c3 broken
+    and makes a new cornerless diagonal pair with c3 as well."""
+    game = pos("O4/5/5/1X3/5")
+    moves = game.legal_moves()
+    assert "c3" not in moves and {"d4", "b4", "d2"} <= set(moves)
+    for pair in ("c3,d4", "c3,b4", "d2,c3"):
+        assert pair not in moves
+    assert "c2,c3" in moves               # the other corner does rescue it
+    refused(game, "c3,d4", "breaks the diagonal rule")
+
+
 def test_diagonal_rule_enemy_diagonal_pairs_never_restrict_you():
     # white b2/c3 (supported by white c2); black may take the other corner b3,
     # and may put stones diagonal to white stones with no corners at all.
@@ -184,6 +198,39 @@ def test_flip_enemy_stone_sandwiched_vertically():
     game = pos("5/2X2/2O2/2X2/O4")
     game.play("xc3")
     assert board(game) == "5/2X2/2X2/2X2/O4"
+
+
+def test_flip_at_the_board_edge_and_no_wrap_around_the_rows():
+    """Flip: the two friendly stones must be the enemy stone's orthogonal
+    neighbours on one line. a3 on the left edge is sandwiched vertically by
+    a2/a4 (b3 empty), so it flips; e3 on the right edge has no right-hand
+    neighbour (black a4 follows it only in point order), and for a3 with
+    a2, a4, b3 all taken, e2 is not a neighbour, so neither flip is legal."""
+    game = pos("5/X4/O4/X4/5")
+    assert [m for m in game.legal_moves() if m.startswith("x")] == ["xa3"]
+    game.play("xa3")
+    assert board(game) == "5/X4/X4/X4/5"
+    assert not game.is_over and game.to_move == "white"
+    game = pos("5/X4/3XO/5/5")
+    assert [m for m in game.legal_moves() if m.startswith("x")] == []
+    refused(game, "xe3", "e3 is not sandwiched")
+    game = pos("5/X4/OO3/X4/5")
+    assert "xa3" not in game.legal_moves()
+    refused(game, "xa3", "a3 has no empty orthogonal neighbour")
+
+
+def test_flip_turns_exactly_one_enemy_stone():
+    """Flip: "flip one enemy stone". With black a3, c3, e3 sandwiching both
+    white b3 and white d3 (all with empty neighbours), each flip is legal,
+    and xb3 turns b3 only: d3 stays white."""
+    game = pos("5/5/XOXOX/5/5")
+    assert [m for m in game.legal_moves() if m.startswith("x")] == ["xb3", "xd3"]
+    game.play("xb3")
+    assert board(game) == "5/5/XXXOX/5/5"
+    assert game.to_move == "white" and not game.is_over
+    game = pos("5/5/XOXOX/5/5")
+    game.play("xd3")
+    assert board(game) == "5/5/XOXXX/5/5"
 
 
 def test_flip_needs_an_empty_orthogonal_neighbour():
@@ -245,6 +292,42 @@ def test_forced_pass_when_no_other_move_exists():
     assert game.position() == f"vimbre 5 {FORCED_PASS} black first=no"
 
 
+FORCED_PASS_WHITE = "OXXOX/OO2X/XX2O/XXOXX/XOOOO"
+# FORCED_PASS mirrored in the a1-e5 diagonal with the colors swapped (the rules
+# are symmetric under that map). Empty c3, c4, d3, d4. For white each is
+# illegal alone and only rescued by one neighbour in a cycle (c3 needs c4 for
+# b4/c3, c4 needs d4 for c4/d5, d4 needs d3 for d4/e3, d3 needs c3 for c2/d3),
+# so no pair works either; the black stones next to the empties (b3, c5, e4,
+# d2) are not sandwiched by white. Black can flip c2, e3, b4 and d5.
+
+
+def test_forced_pass_for_white_when_no_other_move_exists():
+    """Pass: a player who cannot move must pass; this is the white case. With
+    no legal placement or flip (see FORCED_PASS_WHITE) white's only move is
+    pass, which changes nothing but the color to move; black then has exactly
+    the four flips of the white stones sandwiched next to an empty point."""
+    game = pos(FORCED_PASS_WHITE, "white")
+    assert game.legal_moves() == ["pass"]
+    game.play("pass")
+    assert game.position() == f"vimbre 5 {FORCED_PASS_WHITE} black first=no"
+    assert game.history == ["pass"]
+    assert game.legal_moves() == ["xc2", "xe3", "xb4", "xd5"]
+
+
+def test_pass_refused_when_the_only_legal_move_is_a_pair():
+    """Pass is only legal when no move is, and a two-stone placement counts as
+    a move. Black's empties are c2, d2: c2 alone leaves c2/d1 cornerless (c1
+    white, d2 empty), d2 alone leaves c3/d2 cornerless (c2 empty, d3 white);
+    together each is the other's corner. No white stone next to c2/d2 is
+    sandwiched. The pair also joins c5-c4-c3-c2-d2-d1: black wins."""
+    game = pos("OXXOO/OOXXX/XOXOO/XO2X/OOOXX")
+    assert game.legal_moves() == ["c2,d2"]
+    refused(game, "pass", "pass is only legal when no other move is")
+    game.play("c2,d2")
+    assert game.outcome == boardlab.Outcome("black", Termination.CONNECTION, None)
+    assert game.position() == "vimbre 5 OXXOO/OOXXX/XOXOO/XOXXX/OOOXX - first=no"
+
+
 def test_pass_refused_when_a_move_exists():
     game = pos(FORCED_PASS, "white")
     refused(game, "pass", "pass is only legal when no other move is (4 legal moves, e.g. xd2)")
@@ -275,6 +358,45 @@ def test_win_by_a_two_stone_move():
     game.play("d3,e3")
     assert game.winner == "white"
     assert game.returns() == [-1.0, 1.0]
+
+
+def test_chains_along_an_edge_through_corner_points_win():
+    """Winning: black joins row 1 to row 5, white column a to column e, and a
+    corner point lies on an edge of each color. Black's a1-a5 runs along
+    white's edge column a yet touches rows 1 and 5; white's a1-e1 runs along
+    black's edge row 1 yet touches columns a and e. Both win."""
+    game = pos("1O3/X4/X4/X4/X4")
+    game.play("a5")
+    assert game.outcome == boardlab.Outcome("black", Termination.CONNECTION, None)
+    assert game.position() == "vimbre 5 XO3/X4/X4/X4/X4 - first=no"
+    game = pos("X4/5/5/5/OOOO1", "white")
+    game.play("e1")
+    assert game.outcome == boardlab.Outcome("white", Termination.CONNECTION, None)
+    assert game.position() == "vimbre 5 X4/5/5/5/OOOOO - first=no"
+
+
+def test_a_pair_wins_when_only_one_of_its_stones_completes_the_chain():
+    """Winning is judged after the whole move: in b1,e3 the 2nd stone (in
+    point order) completes a3-e3 while b1 is far away; in e3,b4 the 1st one
+    does. Either way white joins column a to column e and wins."""
+    game = pos("X4/5/OOOO1/5/5", "white")
+    game.play("b1,e3")
+    assert game.outcome == boardlab.Outcome("white", Termination.CONNECTION, None)
+    assert board(game) == "X4/5/OOOOO/5/1O3"
+    game = pos("X4/5/OOOO1/5/5", "white")
+    game.play("e3,b4")
+    assert game.winner == "white" and board(game) == "X4/1O3/OOOOO/5/5"
+
+
+def test_white_wins_by_a_flip():
+    """A flip can win for white too: black c3 sits between white b3 and d3
+    with c2, c4 empty, so xc3 is legal and makes a3-e3 white, joining column
+    a to column e."""
+    game = pos("X4/5/OOXOO/5/X4", "white")
+    assert "xc3" in game.legal_moves()
+    game.play("xc3")
+    assert game.outcome == boardlab.Outcome("white", Termination.CONNECTION, None)
+    assert game.position() == "vimbre 5 X4/5/OOOOO/5/X4 - first=no"
 
 
 def test_win_needs_one_chain_not_two_groups_touching_one_edge_each():

@@ -163,6 +163,16 @@ def test_pawn_on_the_last_liberty_of_an_enemy_group_is_a_king_point_instead():
     assert "b3" in game.legal_moves() and "ka3" in game.legal_moves()
 
 
+def test_pawn_without_an_empty_neighbour_may_fill_the_last_liberty_of_an_own_group_in_atari():
+    """Pawn clause (c): the surrounded-group count must stay unchanged. Black a2 has a1 as its
+    last liberty and a1 has no empty neighbour, but the pawn joins a2 and b1 into one group
+    that keeps b1's liberty c1, and no white group loses its last liberty: 0 before, 0 after."""
+    game = pos("5/5/o4/xo3/1x3")
+    assert "a1" in game.legal_moves() and "ka1" not in game.legal_moves()
+    game.play("a1")
+    assert board(game) == "5/5/o4/xo3/xx3" and game.to_move == "white"
+
+
 # ------------------------------------------------------------------ kings
 
 
@@ -232,6 +242,38 @@ def test_king_on_the_last_liberty_of_two_enemy_groups_removes_both():
     assert board(game) == "5/5/x4/1x3/X1x2"
 
 
+def test_own_pawn_removal_splitting_the_kings_group_leaves_king_groups_sharing_a_liberty():
+    """King clause (d): kc1 surrounds white king d1 (no pawn to remove); then the black group
+    a1-b1-c1 is surrounded, so its pawn b1 goes and kings a1 and c1 stay as two king-only groups
+    whose only liberty is b1. That point is now a white king point (not a pawn point), and
+    kb1 surrounds both groups, removing nothing, while joining the white group b2 with liberties."""
+    game = pos("5/5/5/ooox1/Xx1Ox")
+    assert kings(game) == ["kc1"] and "c1" not in game.legal_moves()
+    game.play("kc1")
+    assert board(game) == "5/5/5/ooox1/X1XOx"
+    # black a1 and c1 have b1 as last liberty, black e1 has e2 (d2 still has d3)
+    assert kings(game) == ["kb1", "ke2"]
+    assert "b1" not in game.legal_moves() and "e2" not in game.legal_moves()
+    game.play("kb1")
+    assert board(game) == "5/5/5/ooox1/XOXOx" and game.to_move == "black"
+
+
+def test_king_capture_giving_liberties_to_another_own_group_changes_the_reply_moves():
+    """King clause (d): ka4 surrounds white a3 and removes it. That frees a3 for the separate
+    black group a2, whose last liberty was a1: with white to move before, ka1 was white's only
+    king and pawn a1 illegal; after the capture a2 has a1 and a3, so white has no king and a
+    pawn on a1 (liberty b1, surrounding nothing) becomes legal."""
+    board_text = "5/5/ox3/xo3/5"
+    before = pos(board_text, "white")
+    assert kings(before) == ["ka1"] and "a1" not in before.legal_moves()
+    game = pos(board_text)
+    assert kings(game) == ["ka4"]
+    game.play("ka4")
+    assert board(game) == "5/X4/1x3/xo3/5" and game.to_move == "white"
+    assert kings(game) == []
+    assert "a1" in game.legal_moves() and "a3" not in game.legal_moves()
+
+
 # ------------------------------------------------------------------ button and pass
 
 
@@ -276,6 +318,29 @@ def test_pass_pass_enters_marking_for_the_color_due_to_move():
         game.play(move)
     assert game.to_move == "white" and fields(game)["phase"] == "mark"
     assert game.legal_moves() == ["done"]
+
+
+def test_white_takes_the_button_then_black_passes_first():
+    """Button/pass clauses: pass needs the button taken by either color. After white's button,
+    black's pass makes one pass; white's pass makes the double pass, so black (due to move)
+    proposes. Done + accept keep the board: black scores c3 (1) plus the 24-point territory
+    touching black only; white scores only the button's half point."""
+    game = boardlab.new_game("yugo", 5)
+    game.play("c3")
+    game.play("button")
+    assert fields(game)["button"] == "white" and game.legal_moves()[-1] == "pass"
+    game.play("pass")
+    assert fields(game)["passes"] == "1" and fields(game)["phase"] == "play"
+    assert game.to_move == "white"
+    game.play("pass")
+    assert fields(game)["passes"] == "0" and fields(game)["phase"] == "mark"
+    assert game.to_move == "black"
+    game.play("done")
+    game.play("accept")
+    assert game.position() == ("yugo 5 5/5/2x2/5/5 - komi=0 button=white passes=0 phase=play "
+                               "marks=- rejected=no")
+    assert game.outcome.scores == {"black": 25.0, "white": 0.5}
+    assert game.winner == "black" and game.outcome.termination is Termination.SCORE
 
 
 # ------------------------------------------------------------------ agreement
@@ -381,6 +446,23 @@ def test_moves_after_the_end_raise_game_over():
         game.apply_action(0)
 
 
+def test_marking_an_own_group_and_a_surrounded_king_only_group_then_accept():
+    """Ruling 3: any group of either color may be marked, surrounded king-only groups included.
+    Black marks the surrounded white king a1, its own pawn a2 and white e2; accept removes all
+    three. Only black b1 remains: 1 piece + 24-point territory + button = 25.5; white 0."""
+    game = pos("5/5/5/x3o/Ox3", button="black", phase="mark")
+    # groups by smallest point: a1 (white king), b1, a2 (black pawns), e2 (white pawn)
+    assert game.legal_moves() == ["mark a1", "mark b1", "mark a2", "mark e2", "done"]
+    for move in ("mark a1", "mark a2", "mark e2", "done"):
+        game.play(move)
+    assert game.to_move == "white" and fields(game)["marks"] == "a1,a2,e2"
+    game.play("accept")
+    assert game.position() == ("yugo 5 5/5/5/5/1x3 - komi=0 button=black passes=0 phase=play "
+                               "marks=- rejected=no")
+    assert game.outcome.scores == {"black": 25.5, "white": 0.0}
+    assert game.winner == "black"
+
+
 # ------------------------------------------------------------------ scoring
 
 
@@ -417,6 +499,18 @@ def test_str_shows_the_board_and_the_running_score():
     text = str(game)
     assert " 3 . . x . .  3" in text
     assert "white to move  (black 25.5, white 1)" in text
+
+
+def test_a_territory_touching_neither_color_is_nobodys():
+    """Score clause: a territory is owned only if it touches at least one of your pieces. On the
+    empty board the 25-point region touches nobody, so black has only the button (0.5) and
+    white only the komi (3); white wins."""
+    game = boardlab.new_game("yugo", 5, komi=3)
+    for move in ("button", "pass", "pass", "done", "accept"):
+        game.play(move)
+    assert game.is_over and board(game) == "5/5/5/5/5"
+    assert game.outcome.scores == {"black": 0.5, "white": 3.0}
+    assert game.winner == "white" and game.outcome.termination is Termination.SCORE
 
 
 # ------------------------------------------------------------------ position text
