@@ -58,6 +58,18 @@ def test_engine_moves_from_a_match_record(tmp_path):
         while len(replay):
             replay.undo()
         for m, move in zip(ms, rec.moves, strict=True):
-            assert m.color == replay.to_move
+            other = replay.colors[1 - replay.colors.index(replay.to_move)]
+            assert m.color == (other if move == "swap" else replay.to_move)
             replay.play(move)
         assert all(m.value is None or -1 <= m.value <= 1 for m in ms)
+
+
+def test_a_swaps_value_belongs_to_the_color_the_swapper_takes():
+    """MCTS values a swap for the swapper's new color (black, the stone on
+    c3), so that is the color its comment speaks for; white, now the first
+    player, moves next."""
+    text = ('[Game "robble"]\n[Size "5"]\n[Result "*"]\n\n'
+            "1. c3 {-0.10/10 0.01s} 2. swap {+0.30/10 0.01s} 3. c2 {+0.20/10 0.01s} *\n")
+    rec = records.parse_all(text)[0]
+    assert [(m.ply, m.color, m.value) for m in engine_moves(rec)] == [
+        (1, "black", -0.1), (2, "black", 0.3), (3, "white", 0.2)]

@@ -65,6 +65,28 @@ def test_elo_extremes():
         stats.elo_estimate(0, 0, 0)
 
 
+def test_one_sided_matches_get_a_real_interval():
+    """No spread (every game the same score): Wilson's interval on the score,
+    so 200 wins of 200 says "at least +687 Elo", and p is the sign test's."""
+    e = stats.elo_estimate(200, 0, 0)
+    low, _ = stats.wilson_interval(200, 200)
+    assert e.low == pytest.approx(stats.elo_from_score(low)) and 686 < e.low < 687
+    assert e.high == math.inf and e.p_value == e.p_sign < 1e-59
+    e = stats.elo_estimate(0, 5, 0)
+    assert e.low == -math.inf and -400 < e.high < 0 and e.p_value == pytest.approx(2 / 32)
+    e = stats.elo_estimate(0, 0, 20)                    # all draws: centred on 0
+    assert e.elo == 0 and e.low == pytest.approx(-e.high) and e.high > 50
+    assert e.p_value == 1.0
+    one = stats.elo_estimate(1, 0, 0)                   # a single game proves nothing
+    assert one.p_value == 1.0 and not one.significant
+
+
+def test_elo_never_prints_minus_zero():
+    assert stats.format_elo(stats.elo_from_score(0.5)) == "0"
+    assert stats.format_elo(-0.4) == "0" and stats.format_elo(-0.6) == "-1"
+    assert stats.format_elo(448.7) == "+449" and stats.format_elo(-math.inf) == "-inf"
+
+
 def test_tiny_match_writes_records(tmp_path):
     out = tmp_path / "m.rec"
     result = match.run_match("robble", "mcts:30", "random", 4, size=5, seed=3, out=str(out))
@@ -168,6 +190,41 @@ def test_engine_names():
             engines.make_engine(bad)
 
 
+@pytest.mark.parametrize("spec,why", [
+    ("mcts:nans", "seconds must be positive and finite"),   # would never stop searching
+    ("mcts:infs", "seconds must be positive and finite"),
+    ("mcts:1e400s", "seconds must be positive and finite"),
+    ("mcts:0s", "seconds must be positive and finite"),
+    ("mcts:10+20", "names simulations twice"),
+    ("mcts:1s+2s", "names seconds twice"),
+    ("mcts:100,c=nan", "exploration constant"),            # every UCT value NaN: random play
+    ("mcts:100,c=-1", "exploration constant"),
+    ("mcts:100,pw=0/0.5", "progressive widening"),         # would never expand a child
+    ("mcts:100,pw=2/1.5", "progressive widening"),
+    ("mcts:100,playout=foo", "unknown playout policy 'foo'"),  # was refused only at move 1
+])
+def test_engine_specs_that_cannot_search_are_refused_when_named(spec, why):
+    with pytest.raises(boardlab.OptionError, match=why):
+        engines.make_engine(spec)
+
+
+def test_random_is_one_engine_wherever_it_is_named():
+    """`boardlab play`, the web (ai.make_agent) and `boardlab match`
+    (engines.make_engine) must replay the same seeded random game."""
+    from boardlab import ai
+    for seed in range(5):
+        games = [boardlab.new_game("robble", 7) for _ in range(2)]
+        agents = [ai.make_agent("random", seed), engines.make_engine("random", seed)]
+        for _ in range(20):
+            moves = [agent.choose(g) for agent, g in zip(agents, games, strict=True)]
+            assert moves[0] == moves[1]
+            for g in games:
+                g.play(moves[0])
+    over = boardlab.from_position("robble 4 XOXO/OXOX/XOXO/OXOX - last=white")
+    with pytest.raises(boardlab.GameOverError):
+        ai.make_agent("random", 1).choose(over)
+
+
 def test_agents_follow_the_ai_protocol():
     from boardlab import ai
     game = boardlab.new_game("robble", 5)
@@ -265,6 +322,28 @@ def test_main_resume_flag(tmp_path, capsys):
     assert match.main(["robble", "--a", "mcts:8", "--b", "random", "--resume",
                        "--out", "-"]) == 2
     assert "--resume needs a records file" in capsys.readouterr().err
+
+
+def test_main_keeps_an_earlier_match_unless_told(tmp_path, capsys):
+    """Rerunning a command must not wipe a long match: --resume or --overwrite."""
+    out = tmp_path / "r.rec"
+    args = ["robble", "--a", "mcts:8", "--b", "random", "--size", "4", "--out", str(out)]
+    assert match.main([*args, "--games", "2"]) == 0
+    before = out.read_text(encoding="utf-8")
+    assert match.main([*args, "--games", "1"]) == 2
+    assert "already holds games: --resume continues" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == before
+    assert match.main([*args, "--games", "1", "--overwrite"]) == 0
+    assert out.read_text(encoding="utf-8").count("[Game ") == 1
+
+
+def test_main_reports_an_unwritable_records_file(tmp_path, capsys):
+    out = tmp_path / "no-such-folder" / "m.rec"
+    assert match.main(["robble", "--a", "random", "--b", "random", "--size", "4",
+                       "--games", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("boardlab match: cannot write ") and "no-such-folder" in err
+    assert "Traceback" not in err
 
 
 def test_killed_run_keeps_its_games_and_resumes(tmp_path):

@@ -68,9 +68,12 @@ def test_rejects_a_proposal_that_would_turn_a_win_into_a_loss():
 
 
 def test_resumed_position():
-    play = yugo_end.resumed(position(phase="answer", marks="d3", mover="black"))
-    assert yugo_end.phase(play) == "play"
-    assert "rejected=yes" in play.position()
+    """After a rejection play resumes with the proposer (RULES.md, yugo): the
+    color to move while marking, the other one while answering."""
+    for phase, mover, proposer in (("mark", "black", "black"), ("answer", "black", "white")):
+        play = yugo_end.resumed(position(phase=phase, marks="d3", mover=mover))
+        assert yugo_end.phase(play) == "play" and play.to_move == proposer
+        assert "rejected=yes" in play.position() and "marks=-" in play.position()
 
 
 def test_komi_and_side_follow_the_estimate():
@@ -88,3 +91,28 @@ def test_agent_hooks_for_komi_and_color():
     komi = agent.choose_komi("yugo", 5)
     assert isinstance(komi, int)
     assert agent.choose_color(komi + 15, 5) == "white"
+
+
+def test_start_value_is_the_best_moves_value_not_the_root_mean():
+    """The estimate behind komi and side is what black's chosen move is worth:
+    the root's mean also counts exploratory visits to poor moves (here 0.25
+    lower), which would bias every komi toward white."""
+    game = boardlab.new_game("yugo", 5, komi=0)
+    root = MCTSAgent(iterations=400, seed=1, reuse=False, win_scan=False).search(game)
+    best = max(root.children.values(), key=lambda ch: ch.n)
+    assert decisions.start_value(0, 5, iterations=400, seed=1) == best.value(0)
+    assert best.value(0) > root.value(0) + 0.1  # the two really differ here
+
+
+def test_a_timed_agents_komi_choice_keeps_to_its_time():
+    """Each estimate of a time-limited agent stops at half its move time, so
+    naming komi costs about (log2(size²) + 2) half-moves, not minutes."""
+    import time
+
+    agent = MCTSAgent(seconds=0.1, seed=1)
+    assert agent.decision_budget() == (1000, 0.05)
+    start = time.process_time()
+    komi = agent.choose_komi("yugo", 9)
+    spent = time.process_time() - start
+    assert isinstance(komi, int)
+    assert spent < 12 * 0.05 * 1.5  # at most ~10 estimates on 9x9, plus set-up

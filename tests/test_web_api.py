@@ -39,6 +39,19 @@ class _Swapper:
         return "swap" if "swap" in legal else legal[0]
 
 
+class _BoardReader(_Swapper):
+    """Names komi and picks a color from the board size it is told (yugo's
+    pre-game hooks): black and komi 50 on 5x5 only, so a caller that drops the
+    size shows."""
+    name = "board-reader"
+
+    def choose_komi(self, game_name, size=None):
+        return 50 if size == 5 else 0
+
+    def choose_color(self, komi, size=None):
+        return "black" if size == 5 else "white"
+
+
 class _Broken:
     name = "broken"
 
@@ -54,10 +67,11 @@ def _test_engines():
     """Two test-only engines, taken out of the shared registry afterwards."""
     ai.register("test-swapper", _Swapper, strength=-10, summary="test only")
     ai.register("test-broken", _Broken, strength=-10, summary="test only")
+    ai.register("test-board-reader", _BoardReader, strength=-10, summary="test only")
     yield
     registry = getattr(ai, "_REGISTRY", {})
-    registry.pop("test-swapper", None)
-    registry.pop("test-broken", None)
+    for name in ("test-swapper", "test-broken", "test-board-reader"):
+        registry.pop(name, None)
 
 
 @pytest.fixture
@@ -178,6 +192,20 @@ def test_yugo_komi_negotiation(client):
     # hot-seat: the komi named by the first player is just an option
     st = new(client, game="yugo", size=5, opponent="human", options={"komi": 3})
     assert st["options"]["komi"] == 3
+
+
+def test_yugo_pre_game_hooks_see_the_board_size(client):
+    """The engine's komi and color choices are made for the game's board, not 9x9."""
+    st = new(client, game="yugo", size=5, engine="test-board-reader",
+             komi_negotiation={"namer": "human", "komi": 3})
+    assert st["meta"]["komi"]["computer_color"] == "black"
+    st = new(client, game="yugo", size=5, engine="test-board-reader",
+             komi_negotiation={"namer": "computer", "color": "white"})
+    assert st["options"]["komi"] == 50
+    r = client.get("/api/yugo/komi", params={"size": 5, "engine": "test-board-reader"})
+    assert r.json() == {"komi": 50}
+    err(client.get("/api/yugo/komi", params={"size": 5, "engine": "deepblue"}), 400,
+        "unknown_engine")
 
 
 # ---------------------------------------------------------------- reading games

@@ -20,13 +20,13 @@ boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random, level1
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..core.game import Game
-from ..errors import GameOverError, OptionError
+from ..errors import OptionError
+from .agent import RandomAgent
 
 
 @runtime_checkable
@@ -46,24 +46,6 @@ class Agent(Protocol):
     name: str
 
     def choose(self, game: Game) -> str: ...
-
-
-class RandomAgent:
-    """Plays a uniformly random legal move (every legal move equally likely)."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game) -> str:
-        actions = game.legal_actions()
-        if not actions:
-            raise GameOverError(None, "the game is over")
-        return game.action_to_string(self.rng.choice(actions))
-
-    def __repr__(self) -> str:
-        return "RandomAgent()"
 
 
 @dataclass(frozen=True)

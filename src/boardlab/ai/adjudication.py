@@ -29,7 +29,7 @@ class Move:
     """One commented engine move of a record."""
 
     ply: int             # 1 = the first move
-    color: str           # the color that made it
+    color: str           # the color that made it (a swap: the color the swapper takes)
     value: float | None  # expected return for that color (None: not searched)
     proven: bool
     seconds: float
@@ -49,7 +49,10 @@ def engine_moves(rec: records.Record) -> list[Move]:
         said = parse_comment(text)
         if said is None or not 1 <= ply <= len(colors):
             continue
-        out.append(Move(ply, colors[ply - 1], said.value, said.proven, said.seconds))
+        color = colors[ply - 1]
+        if rec.moves[ply - 1] == "swap":  # the swapper's value is for the color it takes
+            color = rec.game.colors[1 - rec.game.colors.index(color)]
+        out.append(Move(ply, color, said.value, said.proven, said.seconds))
     return out
 
 

@@ -1,8 +1,8 @@
 """The base class of the AI engines.
 
 ``boardlab.ai`` (its ``__init__``) owns the public :class:`~boardlab.ai.Agent`
-protocol (``name`` and ``choose(game) -> str``), RandomAgent and the registry.
-The engines here satisfy that protocol and add the integer interface search
+protocol (``name`` and ``choose(game) -> str``) and the registry. The engines
+here satisfy that protocol and add the integer interface search
 code wants:
 
 * ``choose(game) -> str`` / ``choose_move(game) -> str``: a legal move in
@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from ..core.game import Game
+from ..errors import GameOverError
 
 
 class BaseAgent:
@@ -57,13 +58,14 @@ class BaseAgent:
         return f"<{type(self).__name__} {self.name}>"
 
 
-class UniformRandomAgent(BaseAgent):
-    """Plays a uniformly random legal action (the ``random`` engine)."""
+class RandomAgent(BaseAgent):
+    """Plays a uniformly random legal move (the ``random`` engine, the same
+    seeded moves wherever it is named: match, play, web)."""
 
     name = "random"
 
     def choose_action(self, game: Game) -> int:
         legal = game.legal_actions()
         if not legal:
-            raise ValueError("the game is over: no move to choose")
+            raise GameOverError(None, "the game is over: no move to choose")
         return legal[int(self.rng.random() * len(legal))]

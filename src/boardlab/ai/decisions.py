@@ -2,8 +2,9 @@
 
 RULES.md (Yugo): "first player names komi, second player picks a color"
 happens before the game. Both choices here rest on the same estimate: the value
-of yugo's start position for black, ``v(komi)``, the mean return of an MCTS of
-the start position (``search_value``: +1 black always wins, -1 always loses).
+of yugo's start position for black, ``v(komi)``: what black's best move is
+worth after an MCTS of the start position (``search_value``: +1 black always
+wins, -1 always loses).
 
 * :func:`choose_komi`: the namer wants the game even, because the other player
   then takes the better color; it names the komi whose ``|v(komi)|`` is
@@ -27,14 +28,16 @@ DEFAULT_ITERATIONS = 2000
 
 
 def start_value(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0) -> float:
-    """Black's expected return at yugo's start with this komi (MCTS estimate)."""
+                seed: int | None = 0, seconds: float | None = None) -> float:
+    """Black's expected return at yugo's start with this komi (MCTS estimate
+    of ``iterations`` simulations, or ``seconds``, whichever ends first)."""
     game = boardlab.new_game("yugo", size, komi=int(komi))
-    return search_value(game, iterations=iterations, seed=seed)[0]
+    return search_value(game, iterations=iterations, seed=seed, seconds=seconds)[0]
 
 
 def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0, low: int | None = None, high: int | None = None) -> int:
+                seed: int | None = 0, low: int | None = None, high: int | None = None,
+                seconds: float | None = None) -> int:
     """The komi that makes yugo's start as even as this search can tell."""
     game = boardlab.new_game("yugo", size)
     n = game.n_points
@@ -44,7 +47,7 @@ def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
 
     def v(k: int) -> float:
         if k not in cache:
-            cache[k] = start_value(k, game.size, iterations, seed)
+            cache[k] = start_value(k, game.size, iterations, seed, seconds)
         return cache[k]
 
     # invariant (when the ends bracket 0): v(lo) > 0 >= v(hi)
@@ -62,6 +65,6 @@ def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
 
 
 def choose_side(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0) -> str:
+                seed: int | None = 0, seconds: float | None = None) -> str:
     """The color the second player picks for this komi: ``black`` or ``white``."""
-    return "black" if start_value(komi, size, iterations, seed) > 0 else "white"
+    return "black" if start_value(komi, size, iterations, seed, seconds) > 0 else "white"

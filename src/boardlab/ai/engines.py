@@ -20,10 +20,11 @@ same moves.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import OptionError
-from .agent import BaseAgent, UniformRandomAgent
+from .agent import BaseAgent, RandomAgent
 from .mcts import MCTSAgent
 
 
@@ -74,12 +75,20 @@ def _flag(text: str) -> bool:
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``500`` (simulations), ``2s`` / ``0.5s`` (seconds) or both, ``500+2s``
+    (whichever runs out first)."""
     iterations = seconds = None
     for part in text.split("+"):
         part = part.strip()
         if part.endswith("s"):
+            if seconds is not None:
+                raise ValueError(f"budget {text!r} names seconds twice")
             seconds = float(part[:-1])
+            if not 0 < seconds < math.inf:
+                raise ValueError(f"budget {text!r}: seconds must be positive and finite")
         elif part:
+            if iterations is not None:
+                raise ValueError(f"budget {text!r} names simulations twice")
             iterations = int(part)
     if iterations is None and seconds is None:
         raise ValueError(f"empty budget {text!r}")
@@ -99,7 +108,7 @@ def make_engine(name: str, seed: int | None = None) -> BaseAgent:
 def _make(name: str, seed: int | None) -> BaseAgent:
     spec = name.strip().lower()
     if spec == "random":
-        return UniformRandomAgent(seed)
+        return RandomAgent(seed)
     if spec.startswith("level"):
         try:
             number = int(spec[5:])

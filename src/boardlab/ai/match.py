@@ -417,6 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "gzip when it ends in .gz)")
     p.add_argument("--resume", action="store_true",
                    help="keep the games already in the records file and play the rest")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a records file that already holds games")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p
 
@@ -429,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or default_out(args.game, args.a, args.b)
     if out == "-":
         out = None
+    if out and not (args.resume or args.overwrite) and os.path.isfile(out) \
+            and os.path.getsize(out) > 0:
+        print(f"boardlab match: {out} already holds games: --resume continues that match, "
+              "--overwrite replaces it, or name another --out", file=sys.stderr)
+        return 2
     try:
         match = run_match(args.game, args.a, args.b, args.games, jobs=max(1, args.jobs),
                           size=args.size, options=dict(args.option), seed=args.seed,
@@ -436,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
                           progress=not args.quiet and sys.stderr.isatty())
     except (ValueError, boardlab.BoardlabError) as exc:
         print(f"boardlab match: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the records file: a missing folder, no permission, a full disk
+        what = f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+        print(f"boardlab match: {what}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         saved = f"; the finished games are in {out} (--resume continues)" if out else ""

@@ -49,7 +49,7 @@ from ..core.game import Game
 from . import vimbre_moves, yugo_end
 from .agent import BaseAgent
 from .comments import SearchComment
-from .policies import policy_for
+from .policies import POLICIES, policy_for
 from .tactics import find_win
 
 INF = float("inf")
@@ -109,8 +109,16 @@ class MCTSAgent(BaseAgent):
             seconds = 1.0
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be positive")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"seconds must be a positive finite number, got {seconds}")
+        if not 0 <= c < math.inf:
+            raise ValueError(f"the exploration constant c must be >= 0 and finite, got {c}")
+        if widening is not None and not (0 < widening[0] < math.inf and 0 <= widening[1] <= 1):
+            raise ValueError(f"progressive widening k/alpha needs k > 0 and 0 <= alpha <= 1, "
+                             f"got {widening[0]}/{widening[1]}")
+        if playout != "auto" and playout not in POLICIES:
+            raise ValueError(f"unknown playout policy {playout!r} "
+                             f"(known: {', '.join(sorted(POLICIES))}, auto)")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -203,21 +211,25 @@ class MCTSAgent(BaseAgent):
         return str(SearchComment(info.seconds, info.value, info.root_visits))
 
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
-    def decision_iterations(self) -> int:
-        """Simulations per estimate for komi / side choices: the agent's own
-        iteration budget, or 1,000 for a time-limited agent (a komi choice
-        makes about log2(size²) estimates: some 10 s on 9x9)."""
-        return self.iterations or 1000
+    def decision_budget(self) -> tuple[int, float | None]:
+        """Budget of each estimate in a komi / side choice: the agent's own
+        iteration budget, or for a time-limited agent 1,000 simulations or half
+        its move time, whichever ends first. A komi choice makes about
+        log2(size²) + 2 estimates (9 on 9x9: about 11 s at level 5; 11 on 19x19,
+        where half the move time binds: about 28 s rather than minutes)."""
+        return self.iterations or 1000, None if self.seconds is None else self.seconds / 2
 
     def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
         from .decisions import choose_komi
         if game_name != "yugo":
             raise ValueError("only yugo has komi")
-        return choose_komi(size, self.decision_iterations(), self.seed)
+        iterations, seconds = self.decision_budget()
+        return choose_komi(size, iterations, self.seed, seconds=seconds)
 
     def choose_color(self, komi: int, size: int | None = None) -> str:
         from .decisions import choose_side
-        return choose_side(komi, size, self.decision_iterations(), self.seed)
+        iterations, seconds = self.decision_budget()
+        return choose_side(komi, size, iterations, self.seed, seconds=seconds)
 
     def search(self, game: Game, moves: list[int] | None = None,
                seconds: float | None = None,
@@ -442,15 +454,24 @@ def _budget_name(iterations: int | None, seconds: float | None) -> str:
 
 
 def search_value(game: Game, iterations: int = 1000, seed: int | None = None,
-                 **kwargs) -> tuple[float, float]:
-    """Each color's expected return at ``game`` after an MCTS of ``iterations``
-    simulations (the root's mean returns): ``(black-ish, white-ish)`` by color index."""
-    agent = MCTSAgent(iterations=iterations, seed=seed, reuse=False, win_scan=False, **kwargs)
+                 seconds: float | None = None, **kwargs) -> tuple[float, float]:
+    """Each color's expected return at ``game``, by color index: the value of
+    the move an MCTS of ``iterations`` simulations (or ``seconds``, whichever
+    ends first) would play, i.e. its most-visited root child.
+
+    Not the root's mean: that averages in the exploratory visits to poor
+    moves, which pulls the estimate toward the side not to move (on yugo 9x9
+    by 0.2-0.3 for black), while a player is worth what its best move is."""
+    agent = MCTSAgent(iterations=iterations, seconds=seconds, seed=seed, reuse=False,
+                      win_scan=False, **kwargs)
     if game.is_over:
         r = game.returns()
         return r[0], r[1]
     root = agent.search(game)
-    return root.value(0), root.value(1)
+    if not root.children or all(ch.n == 0 for ch in root.children.values()):
+        return root.value(0), root.value(1)
+    best = max(root.children.values(), key=lambda ch: ch.n)
+    return best.value(0), best.value(1)
 
 
 __all__ = ["MCTSAgent", "Node", "SearchInfo", "search_value"]

@@ -48,22 +48,28 @@ class EloEstimate:
 
 
 def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
-    """Elo difference with a 95% interval from W/L/D (normal approximation on
-    the mean game score, sample standard deviation of the per-game scores)."""
+    """Elo difference with a 95% interval from W/L/D: a normal approximation
+    on the mean game score (the per-game scores' standard deviation, divided
+    by n). When every game had the same score there is no spread to use, so
+    the interval is Wilson's for that score over n games (200 wins of 200: at
+    least +687 Elo, not a meaningless +inf .. +inf) and ``p_value`` is the
+    exact sign test's."""
     n = wins + losses + draws
     if n <= 0:
         raise ValueError("no games")
     s = (wins + 0.5 * draws) / n
     var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
     se = math.sqrt(var / n)
-    low = max(0.0, s - Z95 * se)
-    high = min(1.0, s + Z95 * se)
+    p_sign = sign_test(wins, losses)
     if se > 0:
+        low = max(0.0, s - Z95 * se)
+        high = min(1.0, s + Z95 * se)
         p = math.erfc(abs(s - 0.5) / se / math.sqrt(2))
     else:
-        p = 1.0 if s == 0.5 else 0.0
+        low, high = _wilson_score_interval(s, n)
+        p = p_sign
     return EloEstimate(wins, losses, draws, s, elo_from_score(s), elo_from_score(low),
-                       elo_from_score(high), se, p, sign_test(wins, losses))
+                       elo_from_score(high), se, p, p_sign)
 
 
 def sign_test(wins: int, losses: int) -> float:
@@ -87,7 +93,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
         raise ValueError("no games")
     if not 0 <= successes <= n:
         raise ValueError(f"{successes} successes out of {n}")
-    p = successes / n
+    return _wilson_score_interval(successes / n, n, z)
+
+
+def _wilson_score_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
@@ -95,9 +104,11 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 
 def format_elo(x: float) -> str:
+    """``+449``, ``-12``, ``0`` (never ``-0``), ``+inf``."""
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
+    rounded = round(x)
+    return "0" if rounded == 0 else f"{rounded:+d}"
 
 
 __all__ = ["Z95", "EloEstimate", "elo_estimate", "elo_from_score", "format_elo",

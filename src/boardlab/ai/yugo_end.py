@@ -65,9 +65,13 @@ def groups(game: Game) -> dict[int, tuple[int, list[int]]]:
 
 
 def resumed(game: Game) -> Game:
-    """The position as if the proposal now being made were rejected."""
+    """The position as if the proposal now being made (phase mark) or
+    answered (phase answer) were rejected: play resumes with the proposer."""
     text = game.position()
     fields = text.split()
+    if phase(game) == "answer":  # the answerer is to move; the proposer resumes
+        colors = list(game.colors)
+        fields[3] = colors[1 - colors.index(fields[3])]
     out = []
     for f in fields:
         if f.startswith("phase="):

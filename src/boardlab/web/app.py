@@ -137,7 +137,9 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
              responses=ERRORS)
     async def yugo_komi(size: int = Query(9, ge=4, le=19),
                         engine: str = Query("random")) -> dict[str, int]:
-        return {"komi": engines.komi_for(engine, size)}
+        if engine not in hub.engine_names():
+            raise ApiError(400, "unknown_engine", f"unknown engine {engine!r}")
+        return {"komi": await hub.in_worker(engines.komi_for, engine, size)}
 
     # ------------------------------------------------------------ games
     @app.get("/api/games", summary="Saved games, most recently changed first")
@@ -171,12 +173,13 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                     if neg.komi is None:
                         raise ApiError(400, "bad_option", "name the komi (komi_negotiation.komi)")
                     options["komi"] = neg.komi
-                    machine = engines.color_for(spec.engine, neg.komi, size_for)
+                    machine = await hub.in_worker(engines.color_for, spec.engine, neg.komi,
+                                                  size_for)
                     human = colors[1 - colors.index(machine)]
                     meta["komi"] = {"named_by": "human", "komi": neg.komi, "picked_by": "computer",
                                     "computer_color": machine}
                 else:
-                    komi = engines.komi_for(spec.engine, size_for)
+                    komi = await hub.in_worker(engines.komi_for, spec.engine, size_for)
                     options["komi"] = komi
                     if neg.color not in colors:
                         raise ApiError(400, "bad_option", f"pick a color: {' or '.join(colors)}")

@@ -59,16 +59,6 @@ def _replay(row: GameRow, upto: int | None = None) -> boardlab.Game:
     return game
 
 
-def _compute_move(name, size, options, start, moves, engine, seed) -> str:
-    """Worker entry point (module level, so a process pool can pickle it)."""
-    if start:
-        game = boardlab.from_position(start)
-        for move in moves:
-            game.play(move)
-        return engines.choose(engines.make_agent(engine, seed), game)
-    return engines.compute_move(name, size, options, moves, engine, seed)
-
-
 class Hub:
     """The server's state: the store, the live games, the engine pool."""
 
@@ -478,15 +468,18 @@ class Hub:
         live.task = asyncio.get_running_loop().create_task(
             self._engine_turn(live, live.version, s.get("engine", "random")))
 
+    async def in_worker(self, fn, *args):
+        """``fn(*args)`` in the engine pool: engine work (a move, yugo's komi
+        search) must never stall the event loop that serves everyone else."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
     async def _engine_turn(self, live: Live, version: str, engine: str) -> None:
         row = live.row
         seed = int.from_bytes(hashlib.sha256(f"{row.id}:{len(row.moves)}".encode()).digest()[:4],
                               "big")
-        loop = asyncio.get_running_loop()
         try:
-            move = await loop.run_in_executor(
-                self.pool, _compute_move, row.game, row.size, row.options, row.meta.get("start"),
-                list(row.moves), engine, seed)
+            move = await self.in_worker(engines.compute_move, row.game, row.size, row.options,
+                                        row.meta.get("start"), list(row.moves), engine, seed)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - the engine failed: say so, let the player retry
