@@ -93,17 +93,6 @@ def test_agent_hooks_for_komi_and_color():
     assert agent.choose_color(komi + 15, 5) == "white"
 
 
-def test_start_value_is_the_best_moves_value_not_the_root_mean():
-    """The estimate behind komi and side is what black's chosen move is worth:
-    the root's mean also counts exploratory visits to poor moves (here 0.25
-    lower), which would bias every komi toward white."""
-    game = boardlab.new_game("yugo", 5, komi=0)
-    root = MCTSAgent(iterations=400, seed=1, reuse=False, win_scan=False).search(game)
-    best = max(root.children.values(), key=lambda ch: ch.n)
-    assert decisions.start_value(0, 5, iterations=400, seed=1) == best.value(0)
-    assert best.value(0) > root.value(0) + 0.1  # the two really differ here
-
-
 def test_a_timed_agents_komi_choice_keeps_to_its_time():
     """Each estimate of a time-limited agent stops at half its move time, so
     naming komi costs about (log2(size²) + 2) half-moves, not minutes."""

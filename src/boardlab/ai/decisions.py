@@ -2,8 +2,8 @@
 
 RULES.md (Yugo): "first player names komi, second player picks a color"
 happens before the game. Both choices here rest on the same estimate: the value
-of yugo's start position for black, ``v(komi)``: what black's best move is
-worth after an MCTS of the start position (``search_value``: +1 black always
+of yugo's start position for black, ``v(komi)``, the mean return of an MCTS of
+the start position (``search_value``, which says why the mean: +1 black always
 wins, -1 always loses).
 
 * :func:`choose_komi`: the namer wants the game even, because the other player

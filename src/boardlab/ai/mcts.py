@@ -215,8 +215,8 @@ class MCTSAgent(BaseAgent):
         """Budget of each estimate in a komi / side choice: the agent's own
         iteration budget, or for a time-limited agent 1,000 simulations or half
         its move time, whichever ends first. A komi choice makes about
-        log2(size²) + 2 estimates (9 on 9x9: about 11 s at level 5; 11 on 19x19,
-        where half the move time binds: about 28 s rather than minutes)."""
+        log2(size²) + 2 estimates (9 on 9x9: about 10 s at level 5; 11 on 19x19,
+        where half the move time binds: at most ~28 s rather than minutes)."""
         return self.iterations or 1000, None if self.seconds is None else self.seconds / 2
 
     def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
@@ -455,23 +455,23 @@ def _budget_name(iterations: int | None, seconds: float | None) -> str:
 
 def search_value(game: Game, iterations: int = 1000, seed: int | None = None,
                  seconds: float | None = None, **kwargs) -> tuple[float, float]:
-    """Each color's expected return at ``game``, by color index: the value of
-    the move an MCTS of ``iterations`` simulations (or ``seconds``, whichever
-    ends first) would play, i.e. its most-visited root child.
+    """Each color's expected return at ``game``, by color index: the root's
+    mean returns after an MCTS of ``iterations`` simulations (or ``seconds``,
+    whichever ends first).
 
-    Not the root's mean: that averages in the exploratory visits to poor
-    moves, which pulls the estimate toward the side not to move (on yugo 9x9
-    by 0.2-0.3 for black), while a player is worth what its best move is."""
+    The root mean counts the exploratory visits to poor moves, so it
+    underrates the color to move; the most-visited child's value overrates it
+    (the luckiest of ~80 thinly sampled moves). On yugo 9x9 the two cross zero
+    at komi ~1 and ~18 after 1,000 simulations, ~2 and ~6 after 16,000
+    (docs/ai.md): at the budgets a komi choice can afford the root mean errs
+    less, so it is the estimate."""
     agent = MCTSAgent(iterations=iterations, seconds=seconds, seed=seed, reuse=False,
                       win_scan=False, **kwargs)
     if game.is_over:
         r = game.returns()
         return r[0], r[1]
     root = agent.search(game)
-    if not root.children or all(ch.n == 0 for ch in root.children.values()):
-        return root.value(0), root.value(1)
-    best = max(root.children.values(), key=lambda ch: ch.n)
-    return best.value(0), best.value(1)
+    return root.value(0), root.value(1)
 
 
 __all__ = ["MCTSAgent", "Node", "SearchInfo", "search_value"]
