@@ -39,7 +39,7 @@ class Agent(Protocol):
 
     Optional hooks a front end uses when present (``getattr``), for yugo's
     pre-game choice: ``choose_komi(game_name, size) -> int`` when the agent
-    moves first, ``choose_color(komi) -> str`` when it moves second. Without
+    moves first, ``choose_color(komi, size) -> str`` when it moves second. Without
     them the agent names komi 0 and keeps the color it was seated at.
     """
 
