@@ -7,7 +7,11 @@ one test that checks the real process pool.
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import sqlite3
+import time
 import warnings
 
 import pytest
@@ -19,6 +23,7 @@ from boardlab.web import (
     markdown,
     view,
 )
+from boardlab.web.db import Store
 
 with warnings.catch_warnings():  # starlette's note about httpx2 is not ours to act on
     warnings.simplefilter("ignore")
@@ -567,3 +572,188 @@ def test_computer_moves_in_a_worker_process(tmp_path):
         st = new(c, game="robble", size=5, engine="random", color="white")
         st = wait_turn(c, st, timeout=30)
         assert st["ply"] == 1 and st["engine_error"] is None
+
+
+# ---------------------------------------------------------------- regressions (web audit)
+def test_size_in_options_is_a_bad_option(client):
+    """`options: {"size": 5}` gave the game class size twice (a TypeError): 500 internal."""
+    err(client.post("/api/games", json={"game": "robble", "opponent": "human",
+                                        "options": {"size": 5}}), 400, "bad_option")
+
+
+@pytest.mark.parametrize("neg", [{"namer": "human", "komi": 3},
+                                 {"namer": "computer", "color": "black"}])
+def test_komi_negotiation_against_an_mcts_engine_checks_the_size_first(client, neg):
+    """Yugo against level1 with komi negotiation ran the engine's komi hook on a size the
+    library refuses, and that OptionError from the worker answered 500."""
+    err(client.post("/api/games", json={"game": "yugo", "size": 2, "opponent": "computer",
+                                        "engine": "level1", "komi_negotiation": neg}),
+        400, "bad_option")
+
+
+@pytest.mark.parametrize("opponent", ["computer", "human", "online"])
+def test_komi_negotiation_refuses_unknown_fields(client, opponent):
+    """KomiNegotiation ignored unknown fields (201) although the API refuses them elsewhere."""
+    err(client.post("/api/games", json={"game": "yugo", "size": 5, "opponent": opponent,
+                                        "komi_negotiation": {"namer": "human", "komi": 3, "zz": 1}}),
+        400, "bad_request")
+
+
+def test_a_deeply_nested_json_record_is_a_bad_record(client):
+    """A JSON record nested 50,000 deep made json.loads raise RecursionError: 500 internal."""
+    text = '{"a":' + "[" * 50_000 + "]" * 50_000 + "}"
+    assert len(text) < 200_000  # well under the body limit: the record itself is refused
+    err(client.post("/api/records", json={"text": text}), 400, "bad_record")
+
+
+def test_a_stored_game_that_no_longer_replays_can_be_deleted(tmp_path):
+    """DELETE replayed the game to check its token, so a game the library refuses
+    (409 corrupt_game) could never be deleted and stayed listed for ever."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, engine_workers=0)) as c:
+        gid = new(c, game="robble", size=5, opponent="human")["id"]
+        assert move(c, gid, "c3").status_code == 200
+        on = c.post("/api/games", json={"game": "robble", "size": 5, "opponent": "online",
+                                        "color": "black"}).json()
+        assert c.post(f"/api/games/{on['id']}/moves", json={"move": "c3", "ply": 0},
+                      headers={"X-Seat-Token": on["tokens"]["you"]}).status_code == 200
+    con = sqlite3.connect(db)
+    for g in (gid, on["id"]):  # the same move twice: no longer a legal game
+        con.execute("INSERT INTO moves VALUES (?, 1, 'c3', 0)", (g,))
+    con.commit()
+    con.close()
+    with TestClient(create_app(db, engine_workers=0)) as c:
+        err(c.get(f"/api/games/{gid}"), 409, "corrupt_game")
+        assert c.delete(f"/api/games/{gid}").status_code == 204
+        assert gid not in [g["id"] for g in c.get("/api/games").json()]
+        err(c.get(f"/api/games/{gid}"), 404, "not_found")
+        # a game by link still needs one of its tokens, checked on the stored row
+        err(c.delete(f"/api/games/{on['id']}"), 401, "missing_token")
+        err(c.delete(f"/api/games/{on['id']}", headers={"X-Seat-Token": "nope"}), 403, "wrong_token")
+        assert c.delete(f"/api/games/{on['id']}",
+                        headers={"X-Seat-Token": on["tokens"]["invite"]}).status_code == 204
+        err(c.get(f"/api/games/{on['id']}"), 404, "not_found")
+
+
+def test_saved_games_are_listed_past_the_list_limit_of_online_games(tmp_path, client):
+    """The store took the newest N games before the route dropped the online ones, so
+    N newer games by link hid every saved game."""
+    store = Store(tmp_path / "list.sqlite3")
+    try:
+        seats = [{"kind": "human", "label": "Player 1"}, {"kind": "human", "label": "Player 2"}]
+        saved = store.create("robble", 5, {}, seats)
+        for _ in range(5):
+            store.create("robble", 5, {}, seats, {"online": True})
+        listed = [row.id for row, _ in store.list(limit=3, online=False)]
+        assert listed == [saved.id]
+        assert len(store.list(limit=3)) == 3  # online=True (the default) keeps them all
+    finally:
+        store.close()
+    # through the API: one hot-seat game, then more games by link than the list's limit (200)
+    gid = new(client, game="robble", size=4, opponent="human")["id"]
+    hub = client.app.state.hub
+    for _ in range(201):
+        hub.store.create("robble", 4, {}, seats, {"online": True})
+    assert [g["id"] for g in client.get("/api/games").json()] == [gid]
+
+
+class _Slow:
+    """Thinks for a second, counting how often it is asked."""
+    name = "slow"
+    THINK = 1.0
+    calls: list[int] = []
+
+    def __init__(self, seed=None):
+        pass
+
+    def choose(self, game):
+        _Slow.calls.append(len(game.history))
+        time.sleep(self.THINK)
+        return game.legal_moves()[0]
+
+
+@pytest.fixture
+def slow_engine():
+    ai.register("test-slow", _Slow, strength=-10, summary="test only")
+    _Slow.calls.clear()
+    yield _Slow
+    getattr(ai, "_REGISTRY", {}).pop("test-slow", None)
+
+
+def test_retry_while_the_computer_thinks_keeps_its_move(client, slow_engine):
+    """POST /engine while the computer was thinking bumped the version, so its answer was
+    dropped as stale and nothing asked the engine again until a later poll."""
+    start = time.monotonic()
+    st = new(client, game="robble", size=5, opponent="computer", engine="test-slow",
+             color="white")
+    assert st["thinking"]
+    r = client.post(f"/api/games/{st['id']}/engine")
+    assert r.status_code == 200
+    st = r.json()
+    assert st["thinking"] and st["engine_error"] is None and st["moves"] == []
+    while not st["moves"] and time.monotonic() - start < 15:
+        st = client.get(f"/api/games/{st['id']}", params={"after": st["version"], "wait": 5}).json()
+    elapsed = time.monotonic() - start
+    assert st["moves"] == ["a1"] and st["engine_error"] is None and st["your_turn"]
+    assert slow_engine.calls == [0]  # one computation, kept
+    assert elapsed < 1.6 * slow_engine.THINK, elapsed  # not a second full computation
+
+
+def test_undo_whose_write_fails_changes_nothing(tmp_path):
+    """The undo popped the moves from the live game before the SQLite write, so a failed
+    write left the live game behind the stored one (and every later move failing)."""
+    db = tmp_path / "games.sqlite3"
+    app = create_app(db, engine_workers=0)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        # a locked file fails a write after the store's busy timeout: keep it short here
+        app.state.hub.store.conn.execute("PRAGMA busy_timeout = 50")
+        gid = new(c, game="robble", size=5, opponent="human")["id"]
+        for mv in ("c3", "b2"):
+            assert move(c, gid, mv).status_code == 200
+        other = sqlite3.connect(db, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another writer (a backup, a second server)
+            err(c.post(f"/api/games/{gid}/undo"), 500, "internal")
+            live = c.get(f"/api/games/{gid}").json()
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert live["moves"] == ["c3", "b2"] and live["ply"] == 2
+        with TestClient(create_app(db, engine_workers=0)) as fresh:  # what is stored
+            stored = fresh.get(f"/api/games/{gid}").json()
+        for key in ("moves", "movers", "cells", "to_move", "position"):
+            assert stored[key] == live[key], key
+        st = c.post(f"/api/games/{gid}/undo")
+        assert st.status_code == 200 and st.json()["moves"] == ["c3"]
+        assert move(c, gid, "d4").json()["moves"] == ["c3", "d4"]
+    with TestClient(create_app(db, engine_workers=0)) as c:
+        assert c.get(f"/api/games/{gid}").json()["moves"] == ["c3", "d4"]
+
+
+def _wait_computer(client, st, timeout=30.0):
+    """Long-poll until it is the human's turn, the game is over or the engine failed."""
+    end = time.monotonic() + timeout
+    while not (st["your_turn"] or st["over"] or st["engine_error"]):
+        assert time.monotonic() < end, "the computer did not move"
+        st = client.get(f"/api/games/{st['id']}", params={"after": st["version"], "wait": 5}).json()
+    return st
+
+
+def test_a_dead_engine_worker_process_is_replaced(tmp_path):
+    """A worker process of the engine pool that died (OOM killer, a crash) broke the
+    pool for good: every later computer move failed until a restart."""
+    app = create_app(tmp_path / "g.sqlite3", engine_workers=1)
+    with TestClient(app) as c:
+        st = new(c, game="robble", size=5, engine="random", color="white", options={"pie": False})
+        st = _wait_computer(c, st)
+        assert st["ply"] == 1 and st["engine_error"] is None
+        pool = app.state.hub.pool
+        pids = list(pool._processes)
+        assert pids
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.3)
+        st = move(c, st["id"], st["legal"][0]).json()
+        st = _wait_computer(c, st)
+        assert st["engine_error"] is None and st["ply"] == 3 and st["your_turn"]
+        assert app.state.hub.pool is not pool

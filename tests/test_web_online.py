@@ -542,3 +542,53 @@ def test_one_http_connection_flooding_the_server_is_rate_limited(tmp_path):
                 break
         assert r.json() == {"error": {"code": "rate_limited", "message": "too many requests; slow down"}}
     assert refused >= 200
+
+
+# ---------------------------------------------------------------- regressions (web audit)
+def test_an_open_websocket_follows_its_seat_when_the_komi_pick_swaps_the_seats(client):
+    """A socket fixed its seat at auth, so after the friend's komi pick reversed the seats
+    the creator's socket pushed the old seat's state and its moves were refused."""
+    g = Online(client, game="yugo", size=5, komi_negotiation={"namer": "human", "komi": 3})
+    assert g.my_seat == 0
+    with client.websocket_connect(f"/api/games/{g.id}/ws") as ws:
+        ws.send_json({"type": "auth", "token": g.me})
+        st = ws_state(ws)
+        assert st["you"] == {"seat": 0, "color": "black"} and st["komi_pending"]
+        st = g.post("komi", g.friend, {"color": "black"}).json()   # the friend takes my color
+        assert st["you"] == {"seat": 0, "color": "black"}
+        while (st := ws_state(ws))["komi_pending"]:
+            pass
+        assert st["you"] == {"seat": 1, "color": "white"}
+        assert not st["your_turn"] and st["legal"] == []
+        assert st["connected"][1]                                  # my socket, my new seat
+        ws.send_json({"type": "move", "move": "pass", "ply": 0, "id": 1})
+        assert ws_reply(ws)["error"]["code"] == "not_your_turn"
+        friend = g.get(g.friend).json()
+        assert friend["your_turn"]
+        assert g.move(friend["legal"][0], token=g.friend, ply=0).status_code == 200
+        while (st := ws_state(ws))["ply"] < 1:
+            pass
+        assert st["your_turn"] and st["legal"] and st["you"]["color"] == "white"
+        assert st == {**g.state(), "version": st["version"], "connected": st["connected"]}
+        mv = next(m for m in st["legal"] if m != "pass")
+        ws.send_json({"type": "move", "move": mv, "ply": 1, "id": 2})
+        assert ws_reply(ws) == {"type": "ack", "id": 2}
+    assert g.get(g.friend).json()["moves"] == [friend["legal"][0], mv]
+    hub = client.app.state.hub
+    assert all(n >= 0 for n in hub.live[g.id].sockets.values())
+
+
+def test_a_komi_pick_after_the_game_ended_is_refused(client):
+    """The friend could pick a color after the creator resigned during the komi pick,
+    which reversed the seats after the result and made the resigner the winner."""
+    g = Online(client, game="yugo", size=5, name="Creator",
+               komi_negotiation={"namer": "human", "komi": 2})
+    g.post("name", g.friend, {"name": "Friend"})
+    st = g.post("resign", g.me).json()
+    assert st["over"]
+    before = st["result_text"]
+    assert "Friend" in before
+    err(g.post("komi", g.friend, {"color": "black"}), 409, "game_over")
+    after = g.get(g.friend).json()
+    assert after["result_text"] == before and after["result"] == st["result"]
+    assert after["seats"] == st["seats"]

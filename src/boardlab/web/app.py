@@ -113,7 +113,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "method_not_allowed",
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
                 413: "too_large"}.get(exc.status_code, "http_error")
         return error_response(exc.status_code, code, str(exc.detail))
 
@@ -144,8 +144,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
     # ------------------------------------------------------------ games
     @app.get("/api/games", summary="Saved games, most recently changed first")
     async def list_games() -> list[dict[str, Any]]:
-        return [hub.summary(row, n) for row, n in hub.store.list()
-                if not row.meta.get("online")]  # a game by link is reached by its link
+        # a game by link is reached by its link, not listed
+        return [hub.summary(row, n) for row, n in hub.store.list(online=False)]
 
     @app.post("/api/games", status_code=201, response_model=GameState, responses=ERRORS,
               summary="Start a game (against the computer or hot-seat)")
@@ -157,6 +157,12 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
         except OptionError as exc:
             raise ApiError(400, "unknown_game", str(exc)) from None
         options = dict(spec.options)
+        if "size" in options:
+            raise ApiError(400, "bad_option", "size is a field of its own, not an option")
+        try:  # size and options first: nothing below (an engine's komi search) may run on bad ones
+            cls(spec.size, **options)
+        except OptionError as exc:
+            raise ApiError(400, "bad_option", str(exc)) from None
         meta: dict[str, Any] = {}
         colors = cls.colors
         if spec.opponent == "computer":
@@ -278,7 +284,14 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
 
     @app.delete("/api/games/{gid}", status_code=204, responses=ERRORS, summary="Delete a saved game")
     async def delete_game(gid: str, x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> Response:
-        hub.need_seat(hub.get(gid), x_seat_token)
+        try:
+            live = hub.get(gid)
+        except ApiError as exc:
+            if exc.code != "corrupt_game":
+                raise
+            # a game that no longer replays can still be deleted: only its seats are checked
+            live = Live(row=hub.store.load(gid), game=None)  # type: ignore[arg-type]
+        hub.need_seat(live, x_seat_token)
         live = hub.live.pop(gid, None)
         if live is not None and live.task is not None:
             live.task.cancel()
@@ -352,15 +365,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
             why = ("the game was resigned" if live.row.result is not None else
                    "nothing to undo" if not live.row.moves else "you have no move to take back yet")
             raise ApiError(409, "cannot_undo", why)
-        for _ in range(n):
-            live.game.undo()
-            live.row.moves.pop()
-            live.movers.pop()
-        hub.store.truncate(gid, len(live.row.moves), "over" if live.game.is_over else "playing")
-        if live.task is not None:
-            live.task.cancel()
-            live.task = None
-        live.engine_error = None
+        hub.take_back(live, n)
         hub.bump(live)
         hub.ensure_engine(live)
         return hub.state(live)
@@ -418,11 +423,11 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                 hub.set_meta(live, undo_request=None)
                 hub.bump(live)
                 raise ApiError(409, "stale", "the game has changed since the request")
-            hub.set_meta(live, undo_request=None,
-                         undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
-            if body.accept:
+            if body.accept:  # first: if its write fails, the request stays unanswered
                 hub.take_back(live, n)
                 hub.restart_clock(live)
+            hub.set_meta(live, undo_request=None,
+                         undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
             hub.bump(live)
             return hub.state(live, viewer=me)
 
@@ -434,6 +439,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                                      "only an online game negotiates komi this way")
         async with live.lock:
             komi = live.row.meta.get("komi") or {}
+            if hub.is_over(live):
+                raise ApiError(409, "game_over", "the game is over: there is no color to pick")
             if not komi.get("pending"):
                 raise ApiError(409, "komi_settled", "there is no color to pick")
             creator = live.row.meta.get("creator_seat", 0)
@@ -447,6 +454,11 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                 seats.reverse()
                 creator = 1 - creator
                 me = 1 - me
+                # what is kept per seat follows its player (open sockets, polls, rate limits)
+                for per_seat in (live.sockets, live.polled, live.limits):
+                    swapped = {1 - k: v for k, v in per_seat.items()}
+                    per_seat.clear()
+                    per_seat.update(swapped)
             meta = {**live.row.meta, "creator_seat": creator,
                     "komi": {**komi, "pending": False, "friend_color": body.color}}
             hub.store.update(gid, seats=seats, meta=meta)
@@ -507,6 +519,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                                        "error": {"code": code, "message": message}})
 
         viewer: int | str | None = None
+        token: str | None = None
         live: Live | None = None
         pusher: asyncio.Task | None = None
         try:
@@ -528,11 +541,14 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                 hub.bump(live)
 
             async def push() -> None:
+                nonlocal viewer
                 sent = None
                 while True:
                     event = live.changed
                     if live.version != sent:
                         sent = live.version
+                        # the token's seat, asked afresh: a komi pick can swap the seats
+                        viewer = hub.identify(live, token)
                         await websocket.send_json({"type": "state",
                                                    "state": hub.state(live, None, viewer)})
                     await event.wait()
@@ -555,7 +571,6 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                         raise ApiError(400, "bad_request", "unknown or malformed message")
                     if viewer == "spectator":
                         raise ApiError(403, "spectator", "a spectator link can only watch")
-                    token = first.get("token") if viewer is not None else None  # the socket's
                     args = {k: v for k, v in msg.items() if k not in ("type", "id")}
                     if kind == "move":
                         await play(gid, MoveIn(**args), token)
@@ -585,7 +600,11 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
             if pusher is not None:
                 pusher.cancel()
             if live is not None and isinstance(viewer, int):
-                live.sockets[viewer] -= 1
+                try:
+                    viewer = hub.identify(live, token)  # its seat now (see push)
+                except ApiError:
+                    pass
+                live.sockets[viewer] = live.sockets.get(viewer, 1) - 1
                 hub.bump(live)
 
     @app.post("/api/games/{gid}/engine", response_model=GameState, responses=ERRORS,
@@ -593,6 +612,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
     async def retry_engine(gid: str, x_seat_token: str | None = Header(None, alias="X-Seat-Token")) -> dict[str, Any]:
         live = hub.get(gid)
         hub.need_seat(live, x_seat_token)
+        if live.task is not None and not live.task.done():
+            return hub.state(live)  # already thinking: a retry would only throw that away
         live.engine_error = None
         hub.bump(live)
         hub.ensure_engine(live)

@@ -151,11 +151,14 @@ class Store:
             "SELECT move FROM moves WHERE game_id=? ORDER BY ply", (gid,))]
         return self._row(row, moves)
 
-    def list(self, limit: int = 200) -> list[tuple[GameRow, int]]:
-        """Saved games, most recently changed first, with their move counts."""
+    def list(self, limit: int = 200, online: bool = True) -> list[tuple[GameRow, int]]:
+        """Saved games, most recently changed first, with their move counts;
+        ``online=False`` leaves out games played by link (filtered before the
+        limit, so a busy online server cannot crowd out the saved games)."""
+        where = "" if online else " WHERE NOT coalesce(json_extract(g.meta, '$.online'), 0)"
         rows = self.conn.execute(
             "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS n"
-            " FROM games g ORDER BY g.updated DESC LIMIT ?", (limit,)).fetchall()
+            f" FROM games g{where} ORDER BY g.updated DESC LIMIT ?", (limit,)).fetchall()
         return [(self._row(r, []), r["n"]) for r in rows]
 
     # ------------------------------------------------------------ helpers

@@ -73,11 +73,13 @@ class Hub:
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> concurrent.futures.Executor:
         if self.engine_workers > 0:
             ctx = multiprocessing.get_context("spawn")
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.engine_workers, mp_context=ctx)
-        else:
-            self.pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="engine")
+            return concurrent.futures.ProcessPoolExecutor(self.engine_workers, mp_context=ctx)
+        return concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="engine")
 
     def stop(self) -> None:
         for live in self.live.values():
@@ -257,12 +259,21 @@ class Hub:
         live.row.meta = meta
 
     def take_back(self, live: Live, n: int) -> None:
+        """Undo the last ``n`` moves in the live game and in the store, or in
+        neither: if the write fails the moves are played again."""
+        taken = []
         for _ in range(n):
             live.game.undo()
-            live.row.moves.pop()
-            live.movers.pop()
-        self.store.truncate(live.row.id, len(live.row.moves),
-                            "over" if live.game.is_over else "playing")
+            taken.append((live.row.moves.pop(), live.movers.pop()))
+        try:
+            self.store.truncate(live.row.id, len(live.row.moves),
+                                "over" if live.game.is_over else "playing")
+        except Exception:
+            for move, mover in reversed(taken):
+                live.game.play(move)
+                live.row.moves.append(move)
+                live.movers.append(mover)
+            raise
         if live.task is not None:
             live.task.cancel()
             live.task = None
@@ -470,8 +481,19 @@ class Hub:
 
     async def in_worker(self, fn, *args):
         """``fn(*args)`` in the engine pool: engine work (a move, yugo's komi
-        search) must never stall the event loop that serves everyone else."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        search) must never stall the event loop that serves everyone else.
+        A pool whose worker died (killed for memory, say) is useless for good,
+        so it is replaced and the call tried once more."""
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        try:
+            return await loop.run_in_executor(pool, fn, *args)
+        except concurrent.futures.BrokenExecutor:
+            if self.pool is pool:  # the first call to notice replaces it
+                self.pool = self._new_pool()
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self.pool, fn, *args)
 
     async def _engine_turn(self, live: Live, version: str, engine: str) -> None:
         row = live.row

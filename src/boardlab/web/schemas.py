@@ -46,6 +46,7 @@ ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse},
 # ---------------------------------------------------------------- request / response models
 class KomiNegotiation(BaseModel):
     """Yugo against the computer: one side names komi, the other picks a color."""
+    model_config = ConfigDict(extra="forbid")
     namer: Literal["human", "computer"] = Field(
         description="who names the komi; the other side then picks a color")
     komi: int | None = Field(None, description="the komi, when the human names it")
