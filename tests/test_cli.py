@@ -32,9 +32,10 @@ def spawn(*args: str) -> pexpect.spawn:
     return child
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def run(*args: str, stdin: str | None = None, cwd: Path | None = None
+        ) -> subprocess.CompletedProcess:
     return subprocess.run([*COMMAND, *args], capture_output=True, text=True, env=ENV,
-                          input=stdin, timeout=60, check=False)
+                          input=stdin, timeout=60, check=False, cwd=cwd)
 
 
 def wait(child: pexpect.spawn) -> int:
@@ -312,6 +313,64 @@ def test_replay_shows_positions(tmp_path):
     assert run("replay", str(two), "--game", "3").returncode == 2
 
 
+YUGO_MARKED = """[Game "yugo"]
+[Size "4"]
+[Result "black"]
+[Termination "score"]
+
+1. c3 2. b2 3. button 4. pass 5. pass 6. mark b2 {dead} done 7. accept black
+"""
+
+
+def test_replay_shows_comments_made_inside_a_turn(tmp_path):
+    path = tmp_path / "yugo.rec"
+    path.write_text(YUGO_MARKED)
+    done = run("replay", str(path), "--no-color")
+    assert done.returncode == 0, done.stderr
+    # the comment follows move 6 of 7 (inside turn 6): it is shown under that turn's board
+    block = done.stdout.split("-- ply 7: after 6. mark b2 done")[1].split("-- ply 8")[0]
+    assert "{dead}  (ply 6: after mark b2)" in block
+    implo = tmp_path / "implo.rec"
+    implo.write_text('[Game "implo"]\n[Size "4"]\n\n{start} 1. a4 2. c4 3. a1 4. b2 5. c3 '
+                     '{a patch} @a2/c4 {resolved} *\n')
+    done = run("replay", str(implo), "--no-color")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("{start}") == out.count("{a patch}") == out.count("{resolved}") == 1
+    assert out.index("{a patch}  (ply 5: after c3)") < out.index("{resolved}")
+
+
+def test_replay_steps_forward_once(tmp_path, monkeypatch, capsys):
+    """Every board of a full replay is the game after that many moves, and the
+    game is not rebuilt from the end for each turn (that was quadratic)."""
+    from boardlab.cli import main
+    from boardlab.core.game import Game
+
+    rng = random.Random(5)
+    game = boardlab.new_game("yugo", size=5)
+    while not game.is_over:
+        game.apply_action(rng.choice(game.legal_actions()))
+    record = records.Record.from_game(game)
+    path = tmp_path / "long.rec"
+    records.write(record, path)
+    undos = []
+    real_undo = Game.undo
+
+    def counting_undo(self):
+        undos.append(1)
+        return real_undo(self)
+
+    monkeypatch.setattr(Game, "undo", counting_undo)
+    assert main(["replay", str(path), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert len(undos) <= len(record.moves), (len(undos), len(record.moves))
+    monkeypatch.setattr(Game, "undo", real_undo)
+    for ply in sorted({0, *record.turn_starts[1:], len(record.moves)}):
+        assert main(["replay", str(path), "--no-color", "--ply", str(ply)]) == 0
+        alone = capsys.readouterr().out.split("\n", 1)[1]
+        assert alone in out, ply
+
+
 BAD_FILES = {
     "malformed-tag": ('[Game robble]\n\n1. c3 *\n', "line 1, column 7: malformed tag 'Game'"),
     "unknown-game": ('[Game "chess"]\n[Result "*"]\n\n1. e4 *\n',
@@ -348,6 +407,76 @@ def test_check_many_files_and_missing_ones(tmp_path):
     binary = tmp_path / "binary.rec"
     binary.write_bytes(b"\xff\xfe\x00")
     assert run("check", str(binary)).returncode == 1
+
+
+def test_check_reports_every_bad_record_and_goes_on(tmp_path):
+    bad_move = SAMPLE.replace("4. a1", "4. c3")
+    bad_size = SAMPLE.replace('[Size "4"]', '[Size "3"]')
+    path = tmp_path / "mixed.rec"
+    path.write_text("\n".join([SAMPLE, bad_move, SAMPLE, bad_size, SAMPLE + "junk\n"]))
+    other = tmp_path / "good.rec"
+    other.write_text(SAMPLE)
+    done = run("check", str(path), str(other))
+    assert done.returncode == 1
+    errors = done.stderr.splitlines()
+    assert errors == [
+        f"boardlab: {path}: line 19, column 34: illegal move 'c3': c3 is occupied",
+        f"boardlab: {path}: line 32, column 8: bad size '3': robble boards are 4..19",
+        f"boardlab: {path}: line 50, column 1: text after the result: 'junk' (the result "
+        "ends the game; another game starts with its tags)",
+        f"boardlab: {path}: 3 errors (3 games OK)",
+    ]
+    assert done.stdout == f"{other}: 1 game OK\n"
+
+
+def test_check_and_replay_read_gzip_and_a_byte_order_mark(tmp_path):
+    import gzip
+
+    packed = tmp_path / "match.rec.gz"
+    with gzip.open(packed, "wt", encoding="utf-8") as fh:  # one member a game, like match
+        fh.write(SAMPLE)
+    with gzip.open(packed, "at", encoding="utf-8") as fh:
+        fh.write("\n" + SAMPLE.replace("Ann", "Cy"))
+    done = run("check", str(packed))
+    assert done.returncode == 0 and done.stdout == f"{packed}: 2 games OK\n", done.stderr
+    done = run("replay", str(packed), "--game", "2", "--no-color")
+    assert done.returncode == 0 and "black Cy" in done.stdout
+    cut = tmp_path / "cut.rec.gz"
+    cut.write_bytes(packed.read_bytes()[:-12])
+    done = run("check", str(cut))
+    assert done.returncode == 1 and "damaged gzip file" in done.stderr
+    bom = tmp_path / "bom.rec"
+    bom.write_bytes(b"\xef\xbb\xbf" + SAMPLE.encode("utf-8"))
+    done = run("check", str(bom))
+    assert done.returncode == 0 and "1 game OK" in done.stdout, done.stderr
+    done = run("replay", str(bom), "--no-color")
+    assert done.returncode == 0 and "robble 4x4 · black Ann" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--port", "99999"], "--port 99999: a port is 0..65535"),
+    (["--port", "-1"], "--port -1: a port is 0..65535"),
+    (["--db", "."], "--db .: is a directory, not a database file"),
+    (["--db", "plain/x.db"], "plain is not a directory"),
+])
+def test_serve_rejects_bad_arguments_before_creating_anything(tmp_path, args, message):
+    (tmp_path / "plain").write_text("a file, not a folder")
+    done = run("serve", *args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.endswith(message + "\n") and done.stderr.count("\n") == 1, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
+
+
+def test_cli_docs_cover_every_command():
+    from boardlab.cli import build_parser
+
+    docs = (Path(__file__).parent.parent / "docs" / "cli.md").read_text()
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name in sub.choices:
+        assert f"## {name}" in docs, name
+        assert f"boardlab {name}" in docs, name
+    assert "python -m boardlab.web" in docs
+    assert not any("make run" in line and "demo" in line for line in docs.splitlines())
 
 
 def test_rules_prints_the_page_or_says_it_is_missing():

@@ -323,6 +323,8 @@ ERRORS = [
     ("turn number inside a turn", IMPLO.replace("7. a1 @a2", "7. a1 8. @a2"),
      "line 10, column 45: turn number '8.' in the middle of turn 7: white has not finished it"),
     ("turn number twice", HEAD + "1. 1. c3 *\n", "line 5, column 4: turn number '1.' given twice"),
+    ("empty turn", HEAD + "1. c3 2. 3. c2 *\n",
+     "line 5, column 7: turn number '2.' has no move after it"),
     ("dangling turn number", HEAD + "1. c3 2. *\n",
      "line 5, column 7: turn number '2.' has no move after it"),
     ("unterminated comment", HEAD + "1. c3 {oops *\n",
@@ -363,6 +365,58 @@ def test_parse_wants_exactly_one_game():
         records.parse("  \n")
     with pytest.raises(RecordError, match="line 13, column 1: more than one game"):
         records.parse(ROBBLE + "\n" + ROBBLE)
+
+
+def test_text_after_the_result_is_named_for_what_it_is():
+    cases = [
+        (ROBBLE + "{the end}\n", "line 12, column 1: comment after the result: a comment "
+         "must come before the result token"),
+        (ROBBLE + "junk\n", "line 12, column 1: text after the result: 'junk' (the result "
+         "ends the game; another game starts with its tags)"),
+        (ROBBLE.replace("c2 *", "c2 * ok"), "line 11, column 73: text after the result: 'ok'"),
+    ]
+    for text, message in cases:
+        for read in (records.parse, records.parse_all):
+            with pytest.raises(RecordError) as info:
+                read(text)
+            assert str(info.value).startswith(message), (read, str(info.value))
+            assert "more than one game" not in str(info.value)
+            assert "expected a game's tags" not in str(info.value)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    text = "\ufeff" + ROBBLE.replace("\n", "\r\n")
+    assert records.parse(text) == records.parse(ROBBLE)
+    assert records.parse_all(text) == [records.parse(ROBBLE)]
+    path = tmp_path / "bom.rec"
+    path.write_bytes(b"\xef\xbb\xbf" + ROBBLE.encode("utf-8"))
+    assert records.read(path) == [records.parse(ROBBLE)]
+    # line and column numbers still count from the first real character
+    with pytest.raises(RecordError, match="^line 1, column 7: malformed tag 'Game'"):
+        records.parse("\ufeff[Game robble]\n\n*\n")
+
+
+def test_parse_each_goes_on_after_a_bad_game():
+    bad_move = ROBBLE.replace("3. c2", "3. c3")
+    junk = ROBBLE + "junk\n"
+    text = "\n".join([IMPLO, bad_move, YUGO, '[Game "robble"]\n[Size "3"]\n\n*\n', junk,
+                      ROBBLE])
+    items = records.text.parse_each(text)
+    kinds = [type(item).__name__ for item in items]
+    assert kinds == ["Record", "RecordError", "Record", "RecordError", "Record",
+                     "RecordError", "Record"]
+    lines = text.splitlines()
+    errors = [item for item in items if isinstance(item, RecordError)]
+    assert [e.reason.split(":")[0] for e in errors] == [
+        "illegal move 'c3'", "bad size '3'", "text after the result"]
+    assert lines[errors[0].line - 1].startswith("{a quiet start} 1. c3")
+    assert lines[errors[1].line - 1] == '[Size "3"]'
+    assert lines[errors[2].line - 1] == "junk"
+    assert [r.name for r in items if isinstance(r, Record)] == ["implo", "yugo", "robble",
+                                                                "robble"]
+    assert records.text.parse_each("") == []
+    first = records.text.parse_each("oops\n" + ROBBLE)
+    assert isinstance(first[0], RecordError) and first[1] == records.parse(ROBBLE)
 
 
 # ---------------------------------------------------------------- many games, files, JSON
@@ -417,7 +471,7 @@ def test_json_shape_and_errors():
         ({**minimal, "size": 30}, "size: robble: size 30 is outside 4..19"),
         ({**minimal, "options": {"komi": 1}}, "options: robble: unknown option 'komi'"),
         ({**minimal, "comments": {"x": "y"}}, "comments: comments map a ply number"),
-        ({**minimal, "comments": {"1": "a {b}"}}, "record: a comment cannot contain braces"),
+        ({**minimal, "comments": {"1": "a {b}"}}, "comments: a comment cannot contain braces"),
     ]
     for data, message in bad:
         with pytest.raises(RecordError) as info:
@@ -425,6 +479,28 @@ def test_json_shape_and_errors():
         assert str(info.value).startswith(message), (message, str(info.value))
     with pytest.raises(RecordError, match="not JSON"):
         records.from_json("{nope")
+
+
+def test_json_errors_name_the_field_at_fault():
+    minimal = {"game": "robble", "size": 5, "moves": ["c3", "c2"], "result": "*"}
+    bad = [
+        ({"comments": {"\u00b2": "x"}}, "comments", "comments map a ply number"),
+        ({"comments": {"\u0663": "x"}}, "comments", "comments map a ply number"),
+        ({"comments": {"9": "x"}}, "comments", "comment at ply 9: must be 0..2"),
+        ({"comments": {"1": "a {b}"}}, "comments", "a comment cannot contain braces"),
+        ({"date": 2025}, "date", "must be str, got 2025"),
+        ({"date": "1 May"}, "date", "Date must be YYYY.MM.DD"),
+        ({"tags": {"my tag": "x"}}, "tags", "bad tag name 'my tag'"),
+        ({"tags": {"Result": "x"}}, "tags", "tag 'Result' is set from the game"),
+        ({"tags": {"Event": "a\nb"}}, "tags", "tag 'Event': a value must fit on one line"),
+        ({"players": {"blue": "x"}}, "players", "'blue' is not a robble color"),
+        ({"players": {"black": "a\nb"}}, "players", "tag 'Black': a value must fit"),
+    ]
+    for extra, where, reason in bad:
+        with pytest.raises(RecordError) as info:
+            records.from_json({**minimal, **extra})
+        assert info.value.where == where, (extra, str(info.value))
+        assert str(info.value).startswith(f"{where}: {reason}"), (extra, str(info.value))
 
 
 # ---------------------------------------------------------------- from_game

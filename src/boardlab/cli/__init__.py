@@ -140,8 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=_replay)
 
     chk = sub.add_parser("check", help="validate game records (exit status 1 if invalid)",
-                         description="Replay and validate every game in the files; print "
-                         "the first error of each bad file and exit with status 1.")
+                         description="Replay and validate every game in the files (gzip "
+                         "too); print every error, each with its line and column, and exit "
+                         "with status 1 if there was one.")
     chk.add_argument("files", nargs="+", metavar="FILE")
     chk.set_defaults(func=_check)
 

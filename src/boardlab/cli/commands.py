@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 import sys
+import zlib
+from bisect import bisect_left
 
 from .. import records
+from ..core.game import Game
 from ..records import Record, RecordError
 from ..records.model import DECLARED
+from ..records.text import parse_each
 from ..rules import MissingRulesError, rules_text
 from .render import move_points, render_board
 
@@ -17,17 +22,33 @@ def _err(text: str) -> None:
     sys.stderr.flush()
 
 
-def _load(path: str) -> list[Record] | int:
-    """The records of a file, or an exit status after reporting the problem."""
+def _read(path: str) -> str | int:
+    """The text of a file (gunzipped if it is gzip, as ``boardlab match`` writes
+    ``.rec.gz``), or an exit status after reporting the problem."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as exc:
         _err(f"cannot read {path}: {exc.strerror or exc}")
         return 2
+    if data.startswith(b"\x1f\x8b"):  # the gzip magic number, whatever the name
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            _err(f"{path}: damaged gzip file ({exc})")
+            return 1
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         _err(f"{path}: not UTF-8 text")
         return 1
+
+
+def _load(path: str) -> list[Record] | int:
+    """The records of a file, or an exit status after reporting the problem."""
+    text = _read(path)
+    if isinstance(text, int):
+        return text
     try:
         return records.parse_all(text)
     except RecordError as exc:
@@ -36,19 +57,32 @@ def _load(path: str) -> list[Record] | int:
 
 
 def check(paths: list[str]) -> int:
-    """Validate record files: 0 if every game in every file is valid."""
+    """Validate record files: 0 if every game in every file is valid.
+
+    Every bad record of a file is reported, not just the first, so one run
+    lists everything to fix.
+    """
     status = 0
     for path in paths:
-        loaded = _load(path)
-        if isinstance(loaded, int):
-            status = max(status, loaded)
+        text = _read(path)
+        if isinstance(text, int):
+            status = max(status, text)
             continue
-        if not loaded:
+        items = parse_each(text)
+        if not items:
             _err(f"{path}: no games found")
             status = max(status, 1)
             continue
-        count = len(loaded)
-        print(f"{path}: {count} game{'s' if count != 1 else ''} OK")
+        errors = [item for item in items if isinstance(item, RecordError)]
+        count = len(items) - len(errors)
+        games = f"{count} game{'s' if count != 1 else ''} OK"
+        if not errors:
+            print(f"{path}: {games}")
+            continue
+        for error in errors:
+            _err(f"{path}: {error}")
+        _err(f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''} ({games})")
+        status = max(status, 1)
     return status
 
 
@@ -60,16 +94,18 @@ def _summary(record: Record) -> str:
             f"{len(record.moves)} moves · {result}")
 
 
-def _position(record: Record, ply: int, color: bool) -> str:
-    """The board after ``ply`` moves, with the last turn's points marked."""
-    game = record.game_at(ply)
+def _position(record: Record, game: Game, ply: int, color: bool,
+              notes: range | None = None) -> str:
+    """The board of ``game`` (the record after ``ply`` moves), with the last
+    turn's points marked and the comments made at the plies in ``notes``
+    (default: just ``ply``)."""
     bounds = [*record.turn_starts, len(record.moves)]
     lines = []
     if ply == 0:
         title = "start"
         marked: set[int] = set()
     else:
-        k = max(i for i, start in enumerate(record.turn_starts) if start < ply)
+        k = bisect_left(record.turn_starts, ply) - 1  # the turn that holds move ``ply``
         moves = record.moves[record.turn_starts[k]:min(ply, bounds[k + 1])]
         title = f"after {k + 1}. {' '.join(moves)}"
         marked = {p for m in moves for p in move_points(m, game.size)}
@@ -83,9 +119,12 @@ def _position(record: Record, ply: int, color: bool) -> str:
         if scores:
             status += "  (" + ", ".join(f"{c} {_n(v)}" for c, v in scores.items()) + ")"
         lines.append(status)
-    note = record.comments.get(ply)
-    if note:
-        lines.append(f"{{{note}}}")
+    for at in notes if notes is not None else (ply,):
+        note = record.comments.get(at)
+        if note and at != ply:  # made inside the turn: say after which move
+            lines.append(f"{{{note}}}  (ply {at}: after {record.moves[at - 1]})")
+        elif note:
+            lines.append(f"{{{note}}}")
     return "\n".join(lines)
 
 
@@ -115,11 +154,19 @@ def replay(path: str, ply: int | None, number: int | None, color: bool) -> int:
         if not 0 <= ply <= len(record.moves):
             _err(f"--ply {ply} is outside 0..{len(record.moves)}")
             return 2
-        print(_position(record, ply, color))
+        print(_position(record, record.game_at(ply), ply, color))
         return 0
-    plies = [0] + [start for start in record.turn_starts[1:]] + [len(record.moves)]
-    for p in sorted(set(plies)):
-        print(_position(record, p, color))
+    # One game stepped forward through the record: game_at() for each turn
+    # would undo from the end every time, quadratic in the game's length.
+    game = record.start_game()
+    actions = record.game.action_history
+    plies = sorted({0, *record.turn_starts[1:], len(record.moves)})
+    shown = -1
+    for p in plies:
+        while len(game) < p:
+            game.apply_action(actions[len(game)])
+        print(_position(record, game, p, color, range(shown + 1, p + 1)))
+        shown = p
     if record.termination in DECLARED:
         print(f"{record.result} wins by {record.termination.value}")
     return 0

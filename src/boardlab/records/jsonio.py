@@ -163,7 +163,9 @@ def from_dict(data: dict[str, Any]) -> Record:
     comments_in = _want(data, "comments", dict) or {}
     comments: dict[int, str] = {}
     for key, text in comments_in.items():
-        if not (isinstance(key, str) and key.isdigit()) or not isinstance(text, str):
+        # ASCII digits only: str.isdigit() also takes "²", which int() rejects
+        if not (isinstance(key, str) and key.isascii() and key.isdigit()) \
+                or not isinstance(text, str):
             raise RecordError(f"comments map a ply number to text, got {key!r}: {text!r}",
                               where="comments")
         comments[int(key)] = text
@@ -172,12 +174,13 @@ def from_dict(data: dict[str, Any]) -> Record:
         if not isinstance(value, str):
             raise RecordError(f"tag {key!r} must be a string", where="tags")
     players = _want(data, "players", dict) or {}
+    date = _want(data, "date", str) or UNKNOWN_DATE
     try:
         return assemble(game, start=position, turn_starts=turn_starts, players=players,
-                        date=_want(data, "date", str) or UNKNOWN_DATE, result=result,
-                        termination=termination, extra=tags, comments=comments)
-    except RecordError as exc:
-        raise RecordError(exc.reason, where="record") from None
+                        date=date, result=result, termination=termination, extra=tags,
+                        comments=comments)
+    except RecordError as exc:  # assemble names the field at fault
+        raise RecordError(exc.reason, where=exc.where or "record") from None
 
 
 def from_json(data: str | bytes | dict[str, Any]) -> Record:

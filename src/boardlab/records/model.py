@@ -311,17 +311,21 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
              players: Mapping[str, str], date: str, result: str,
              termination: Termination | None, extra: Mapping[str, str],
              comments: Mapping[int, str]) -> Record:
-    """Build a Record whose result has already been settled; checks names and text."""
+    """Build a Record whose result has already been settled; checks names and text.
+
+    Each error's ``where`` names the argument at fault (``players``, ``date``,
+    ``tags``, ``comments``), so that JSON input can point at its field.
+    """
     cls = type(game)
     for color in players:
         if color not in cls.colors:
             raise RecordError(f"{color!r} is not a {game.name} color "
-                              f"({' or '.join(cls.colors)})")
+                              f"({' or '.join(cls.colors)})", where="players")
     names = {c: str(players.get(c) or UNKNOWN_PLAYER) for c in cls.colors}
     try:
         check_date(date)
     except ValueError as exc:
-        raise RecordError(f"Date {exc}") from None
+        raise RecordError(f"Date {exc}", where="date") from None
     tags: dict[str, str] = {"Game": game.name, "Size": str(game.size)}
     for key, value in game.options.items():
         tags[option_tag(key)] = format_option(value)
@@ -336,20 +340,26 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
     standard = set(standard_tag_names(cls))
     for key, value in extra.items():
         if key in standard:
-            raise RecordError(f"tag {key!r} is set from the game, not given as an extra tag")
+            raise RecordError(f"tag {key!r} is set from the game, not given as an extra tag",
+                              where="tags")
         if not TAG_NAME_RE.match(key):
             raise RecordError(f"bad tag name {key!r}: letters, digits and _, "
-                              "starting with a letter")
+                              "starting with a letter", where="tags")
         tags[key] = str(value)
+    player_tags = {player_tag(c) for c in cls.colors}
     for key, value in tags.items():
         if "\n" in value or "\r" in value:
-            raise RecordError(f"tag {key!r}: a value must fit on one line")
+            raise RecordError(f"tag {key!r}: a value must fit on one line",
+                              where="players" if key in player_tags else "tags")
     n = len(game)
     kept: dict[int, str] = {}
     for ply, text in sorted(comments.items()):
         if not isinstance(ply, int) or not 0 <= ply <= n:
-            raise RecordError(f"comment at ply {ply!r}: must be 0..{n}")
-        text = clean_comment(text)
+            raise RecordError(f"comment at ply {ply!r}: must be 0..{n}", where="comments")
+        try:
+            text = clean_comment(text)
+        except RecordError as exc:
+            raise RecordError(exc.reason, where="comments") from None
         if text:
             kept[ply] = text
     return Record(game=game, tags=tags, moves=game.history, comments=kept, result=result,

@@ -44,6 +44,8 @@ class _Text:
     """The text being read, with offset -> (line, column) and error helpers."""
 
     def __init__(self, text: str) -> None:
+        # A byte-order mark (Windows editors write one) is not part of the record.
+        text = text.removeprefix("\ufeff")
         self.text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         self.pos = 0
@@ -303,6 +305,9 @@ def _parse_one(src: _Text) -> Record:
                 raise src.error(at, f"turn number '{word[:m.end()]}' in the middle of turn "
                                     f"{turn}: {game.to_move} has not finished it")
             if numbered_at is not None:
+                if number != turn:  # "2. 3. c2": the fault is the empty turn 2
+                    raise src.error(numbered_at, f"turn number '{turn}.' has no move "
+                                                 "after it")
                 raise src.error(at, f"turn number '{word[:m.end()]}' given twice")
             if number != turn:
                 raise src.error(at, f"turn number '{word[:m.end()]}' should be '{turn}.'")
@@ -378,20 +383,73 @@ def _finish(src: _Text, tags: _Tags, game: Game, position: str | None,
 
 
 # ---------------------------------------------------------------- public API
-def parse_all(text: str) -> list[Record]:
-    """Every game in ``text`` (possibly none), replayed and checked."""
+def _not_a_game(src: _Text, after_game: bool) -> RecordError:
+    """The error for text at src.pos where a game's tags should start.
+
+    After a game, say what the text is (a comment, stray words): calling it
+    a missing or second game would send the reader looking for the wrong thing.
+    """
+    if not after_game:
+        return src.error(src.pos, "expected a game's tags (a record starts with "
+                                  "[Game \"name\"])")
+    if src.peek() == "{":
+        return src.error(src.pos, "comment after the result: a comment must come before "
+                                  "the result token")
+    word = src.text[src.pos:src.line_end(src.pos)].split()[0]
+    return src.error(src.pos, f"text after the result: {word!r} (the result ends the "
+                              "game; another game starts with its tags)")
+
+
+def _next_tags(src: _Text, after: int) -> int:
+    """Where the next block of tags starts after offset ``after`` (the end if none):
+    a line starting with '[' that does not follow another tag line."""
+    starts, text = src.line_starts, src.text
+
+    def tag_line(start: int) -> bool:
+        return text[start:src.line_end(start)].lstrip(" \t").startswith("[")
+
+    for i in range(bisect_right(starts, after), len(starts)):
+        if tag_line(starts[i]) and not tag_line(starts[i - 1]):
+            return starts[i]
+    return len(text)
+
+
+def parse_each(text: str) -> list[Record | RecordError]:
+    """Every game in ``text``: a Record, or the RecordError that stopped it.
+
+    Unlike :func:`parse_all`, one bad game does not hide the rest (``boardlab
+    check`` reports them all): after an error, reading goes on at the next
+    block of tags.
+    """
     if not isinstance(text, str):
-        raise TypeError("parse_all() needs a str")
+        raise TypeError("parse_each() needs a str")
     src = _Text(text)
-    records: list[Record] = []
+    items: list[Record | RecordError] = []
     while True:
         src.skip_blanks()
         if src.at_end():
-            return records
-        if src.peek() != "[":
-            raise src.error(src.pos, "expected a game's tags (a record starts with "
-                                     "[Game \"name\"])")
-        records.append(_parse_one(src))
+            return items
+        start = src.pos
+        try:
+            if src.peek() != "[":
+                raise _not_a_game(src, bool(items))
+            items.append(_parse_one(src))
+        except RecordError as exc:
+            items.append(exc)
+            src.pos = _next_tags(src, start)
+
+
+def parse_all(text: str) -> list[Record]:
+    """Every game in ``text`` (possibly none), replayed and checked; the first
+    bad game's RecordError is raised."""
+    if not isinstance(text, str):
+        raise TypeError("parse_all() needs a str")
+    records: list[Record] = []
+    for item in parse_each(text):
+        if isinstance(item, RecordError):
+            raise item
+        records.append(item)
+    return records
 
 
 def parse(text: str) -> Record:
@@ -403,11 +461,12 @@ def parse(text: str) -> Record:
     if src.at_end():
         raise src.error(src.pos, "no game found: the text is empty")
     if src.peek() != "[":
-        raise src.error(src.pos, "expected a game's tags (a record starts with "
-                                 "[Game \"name\"])")
+        raise _not_a_game(src, False)
     record = _parse_one(src)
     src.skip_blanks()
     if not src.at_end():
+        if src.peek() != "[":
+            raise _not_a_game(src, True)
         raise src.error(src.pos, "more than one game: use parse_all() to read several")
     return record
 
@@ -469,4 +528,4 @@ def format_all(records: Iterable[Record]) -> str:
     return "\n".join(format_record(r) for r in records)
 
 
-__all__ = ["UNFINISHED", "format_all", "format_record", "parse", "parse_all"]
+__all__ = ["UNFINISHED", "format_all", "format_record", "parse", "parse_all", "parse_each"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -21,8 +22,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def argument_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``serve``'s arguments, checked before the server
+    starts: the app opens (and creates) its database before binding the
+    port, so a bad port would otherwise leave a database file behind and end
+    in a traceback."""
+    if not 0 <= args.port <= 65535:
+        return f"--port {args.port}: a port is 0..65535"
+    if args.db != ":memory:":
+        db = os.path.expanduser(args.db)
+        if os.path.isdir(db):
+            return f"--db {args.db}: is a directory, not a database file"
+        parent = os.path.dirname(os.path.abspath(db))
+        while not os.path.exists(parent):  # the folders still to be made
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            return f"--db {args.db}: {parent} is not a directory"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    problem = argument_problem(args)
+    if problem:
+        print(f"boardlab serve: {problem}", file=sys.stderr)
+        return 2
     try:
         import uvicorn
 
