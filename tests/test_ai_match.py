@@ -72,6 +72,7 @@ def test_one_sided_matches_get_a_real_interval():
     low, _ = stats.wilson_interval(200, 200)
     assert e.low == pytest.approx(stats.elo_from_score(low)) and 686 < e.low < 687
     assert e.high == math.inf and e.p_value == e.p_sign < 1e-59
+    assert stats.elo_estimate(10, 0, 0).high == math.inf  # not a huge finite number
     e = stats.elo_estimate(0, 5, 0)
     assert e.low == -math.inf and -400 < e.high < 0 and e.p_value == pytest.approx(2 / 32)
     e = stats.elo_estimate(0, 0, 20)                    # all draws: centred on 0

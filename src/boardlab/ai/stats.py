@@ -100,7 +100,10 @@ def _wilson_score_interval(p: float, n: int, z: float = Z95) -> tuple[float, flo
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 or 1 one bound is exactly 0 or 1; floating point only comes close
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return low, high
 
 
 def format_elo(x: float) -> str:
