@@ -607,3 +607,9 @@ def test_round_trip_over_random_games(name):
                                                                    **game.options).position())
         assert all(len(line) <= 80 for line in text.splitlines() if not line.startswith("["))
         assert records.from_json(records.to_json(back)) == rec
+
+
+def test_deeply_nested_json_is_a_record_error():
+    """json.loads recurses: a pathological nesting must be a RecordError, not a crash."""
+    with pytest.raises(RecordError, match="nested too deeply"):
+        records.from_json('{"a":' + "[" * 50000 + "]" * 50000 + "}")

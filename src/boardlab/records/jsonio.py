@@ -191,4 +191,6 @@ def from_json(data: str | bytes | dict[str, Any]) -> Record:
         decoded = json.loads(data)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:  # pathologically nested input
+        raise RecordError("the record's JSON is nested too deeply to be a record") from None
     return from_dict(decoded)

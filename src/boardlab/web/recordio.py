@@ -49,8 +49,6 @@ def parse(text: str) -> Imported:
         return _from_record(read(text))
     except boardlab.BoardlabError as exc:
         raise RecordProblem(str(exc)) from None
-    except RecursionError:  # json.loads on pathologically nested input
-        raise RecordProblem("the record's JSON is nested too deeply to be a record") from None
 
 
 def _from_record(record) -> Imported:
