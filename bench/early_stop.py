@@ -4,8 +4,9 @@ The engine plays the most-visited root child. Once that child leads the
 runner-up by more simulations than the rest of the budget can deliver (at the
 rate measured so far this move), the choice is settled and the remaining time
 changes only the tree kept for the next move. This script measures how much
-of level 5's 5 s a move that rule would save, on positions taken from the
-level-5 acceptance games (``bench/acceptance/levels-GAME-level5-vs-level4``).
+of a 5 s search (``mcts:5s``; ``--seconds``) that rule would save, on
+positions taken from the level-4 acceptance games
+(``bench/acceptance/levels-GAME-level4-vs-level3``).
 
     python bench/early_stop.py [--per-game N] [--seconds S] [GAME ...]
 
@@ -59,9 +60,9 @@ def settled_share(trace: list[tuple[float, int, int, int]], budget: float) -> fl
 
 
 def positions(game: str, per_game: int, rng: random.Random) -> list[Game]:
-    """Up to ``per_game`` positions from the level-5 games of ``game``, at
+    """Up to ``per_game`` positions from the level-4 games of ``game``, at
     random plies, each with at least two legal moves."""
-    path = Path(f"bench/acceptance/levels-{game}-level5-vs-level4.rec.gz")
+    path = Path(f"bench/acceptance/levels-{game}-level4-vs-level3.rec.gz")
     if not path.exists():
         return []
     recs = records.parse_all(gzip.decompress(path.read_bytes()).decode())

@@ -191,6 +191,30 @@ def test_engine_names():
             engines.make_engine(bad)
 
 
+def test_levels_are_a_reproducible_x4_ladder():
+    """Every level is a simulation budget (no clock), each 4x the one below, so
+    a level means the same on every machine and replays from its seed."""
+    budgets = [lv.iterations for lv in engines.LEVELS]
+    assert all(lv.seconds is None for lv in engines.LEVELS)
+    assert budgets == [10 * 4 ** k for k in range(len(budgets))]
+    moves = []
+    for _ in range(2):
+        game = boardlab.new_game("robble", size=4)
+        agent = engines.make_engine(f"level{len(engines.LEVELS)}", seed=3)
+        while not game.is_over and len(game) < 6:
+            game.play(agent.choose(game))
+        moves.append(game.history)
+    assert moves[0] == moves[1]
+
+
+def test_a_strong_levels_komi_estimates_are_capped():
+    """Level 5 searches 2,560 simulations a move, but each of a komi choice's
+    ~10 estimates spends at most 1,000, so the wait before move one stays short."""
+    from boardlab.ai.mcts import DECISION_ITERATIONS
+    assert engines.make_engine("level5").decision_budget() == (DECISION_ITERATIONS, None)
+    assert engines.make_engine("level4").decision_budget() == (640, None)
+
+
 @pytest.mark.parametrize("spec,why", [
     ("mcts:nans", "seconds must be positive and finite"),   # would never stop searching
     ("mcts:infs", "seconds must be positive and finite"),

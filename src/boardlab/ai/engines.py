@@ -41,10 +41,9 @@ class Level:
                          win_scan=self.win_scan, name=f"level{self.number}")
 
 
-#: The levels. 1-4 are defined by iterations (reproducible with a seed, the
-#: same strength on any machine); 5 is time-based: what 5 seconds a move buy
-#: (on the project's machine at least ~2,400 simulations a move in every
-#: game, so above level 4; bench/mcts.py gives the rates).
+#: The levels: a x4 ladder of simulation budgets, so every level plays the same
+#: on any machine and replays exactly with a seed (researchers' baselines stay
+#: comparable). Full strength on a given machine is ``mcts:Ns``, not a level.
 LEVELS: tuple[Level, ...] = (
     Level(1, 10, None, False,
           "10 simulations a move and blind to one-move wins: nearly random, "
@@ -55,8 +54,8 @@ LEVELS: tuple[Level, ...] = (
           "160 simulations a move: sees short tactics, misses longer plans"),
     Level(4, 640, None, True,
           "640 simulations a move (about 0.2-2 s, depending on the game)"),
-    Level(5, None, 5.0, True,
-          "5 seconds a move: the full-strength engine on this machine"),
+    Level(5, 2560, None, True,
+          "2,560 simulations a move (about 1-5 s, depending on the game): the strongest level"),
 )
 
 DEFAULT_SECONDS = 1.0

@@ -53,6 +53,9 @@ from .policies import POLICIES, policy_for
 from .tactics import find_win
 
 INF = float("inf")
+#: The most simulations one estimate of a komi / side choice spends (a choice
+#: makes ~10 estimates: more would keep a player waiting before move one).
+DECISION_ITERATIONS = 1000
 
 
 class Node:
@@ -213,11 +216,13 @@ class MCTSAgent(BaseAgent):
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
     def decision_budget(self) -> tuple[int, float | None]:
         """Budget of each estimate in a komi / side choice: the agent's own
-        iteration budget, or for a time-limited agent 1,000 simulations or half
-        its move time, whichever ends first. A komi choice makes about
-        log2(size²) + 2 estimates (9 on 9x9: about 10 s at level 5; 11 on 19x19,
-        where half the move time binds: at most ~28 s rather than minutes)."""
-        return self.iterations or 1000, None if self.seconds is None else self.seconds / 2
+        iteration budget up to :data:`DECISION_ITERATIONS`, and for a
+        time-limited agent also half its move time, whichever ends first. A
+        komi choice makes about log2(size²) + 2 estimates (9 on 9x9: about
+        10 s of CPU at level 5; on 19x19 a timed agent's half move binds, so
+        the wait is bounded rather than minutes)."""
+        iterations = min(self.iterations or DECISION_ITERATIONS, DECISION_ITERATIONS)
+        return iterations, None if self.seconds is None else self.seconds / 2
 
     def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
         from .decisions import choose_komi
