@@ -613,3 +613,43 @@ def test_deeply_nested_json_is_a_record_error():
     """json.loads recurses: a pathological nesting must be a RecordError, not a crash."""
     with pytest.raises(RecordError, match="nested too deeply"):
         records.from_json('{"a":' + "[" * 50000 + "]" * 50000 + "}")
+
+
+# ---------------------------------------------------------------- files
+def test_read_text_reads_plain_and_gzip_files_alike(tmp_path):
+    import gzip
+
+    plain = tmp_path / "a.rec"
+    plain.write_text(ROBBLE, encoding="utf-8")
+    packed = tmp_path / "no-suffix"          # gzip is told by its magic number
+    with gzip.open(packed, "wt", encoding="utf-8") as fh:   # one member a game, as match writes
+        fh.write(ROBBLE)
+    with gzip.open(packed, "at", encoding="utf-8") as fh:
+        fh.write(ROBBLE_SETUP)
+    assert records.read_text(plain) == ROBBLE
+    assert records.read_text(packed) == ROBBLE + ROBBLE_SETUP
+    assert len(records.read(packed)) == 2 and records.read(plain)[0] == records.parse(ROBBLE)
+
+
+def test_a_cut_off_last_game_is_an_error_unless_it_is_to_be_dropped(tmp_path):
+    import gzip
+
+    packed = tmp_path / "m.rec.gz"
+    with gzip.open(packed, "wt", encoding="utf-8") as fh:
+        fh.write(ROBBLE)
+    whole = packed.read_bytes()
+    with gzip.open(packed, "at", encoding="utf-8") as fh:
+        fh.write(ROBBLE_SETUP)
+    cut = tmp_path / "cut.rec.gz"
+    cut.write_bytes(packed.read_bytes()[:len(whole) + 30])  # the second member cut short
+    with pytest.raises(RecordError, match=r"cut\.rec\.gz: damaged gzip file \(its last part is cut short\)"):
+        records.read_text(cut)
+    assert records.read_text(cut, drop_cut_off=True) == ROBBLE
+    garbage = tmp_path / "bad.rec.gz"
+    garbage.write_bytes(whole[:10] + b"not deflate data at all" + whole[30:])
+    with pytest.raises(RecordError, match="bad.rec.gz: damaged gzip file"):
+        records.read_text(garbage, drop_cut_off=True)      # damage inside is never dropped
+    latin = tmp_path / "latin.rec"
+    latin.write_bytes(ROBBLE.replace("Bo", "B\xf6").encode("latin-1"))
+    with pytest.raises(RecordError, match=r"latin.rec: not UTF-8 text \(byte \d+\)"):
+        records.read_text(latin)

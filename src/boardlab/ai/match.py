@@ -25,7 +25,6 @@ import os
 import re
 import sys
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -172,34 +171,13 @@ def _open_records(path: str, mode: str) -> IO[str]:
     return open(path, mode, encoding="utf-8")
 
 
-def _read_records_text(path: str) -> str:
-    """The file's text. A gzip file is a series of members, one per appended
-    game (or one for a finished match); a last member cut short (a run killed
-    while writing it) is left out, so the games before it still count."""
-    if not path.endswith(".gz"):
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    with open(path, "rb") as fh:
-        data = fh.read()
-    parts: list[bytes] = []
-    while data:
-        member = zlib.decompressobj(wbits=31)  # 31: gzip header and trailer
-        try:
-            text = member.decompress(data)
-        except zlib.error as exc:
-            raise ValueError(f"{path}: not a gzip records file ({exc})") from None
-        if not member.eof:
-            break  # the last game was being written when the run stopped
-        parts.append(text)
-        data = member.unused_data
-    return b"".join(parts).decode("utf-8")
-
-
 def load_finished(spec: MatchSpec, path: str) -> dict[int, GameResult]:
     """The games of this match already in ``path`` (empty if there is no file)."""
     if not os.path.exists(path):
         return {}
-    text = _read_records_text(path)
+    # a last game cut short (the run was killed while writing it) is left out,
+    # so the games before it still count; other damage is a RecordError
+    text = records.read_text(path, drop_cut_off=True)
     try:
         recs = records.parse_all(text)
     except records.RecordError as exc:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gzip
 import sys
-import zlib
 from bisect import bisect_left
 
 from .. import records
@@ -26,21 +24,12 @@ def _read(path: str) -> str | int:
     """The text of a file (gunzipped if it is gzip, as ``boardlab match`` writes
     ``.rec.gz``), or an exit status after reporting the problem."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        return records.read_text(path)
     except OSError as exc:
         _err(f"cannot read {path}: {exc.strerror or exc}")
         return 2
-    if data.startswith(b"\x1f\x8b"):  # the gzip magic number, whatever the name
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            _err(f"{path}: damaged gzip file ({exc})")
-            return 1
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        _err(f"{path}: not UTF-8 text")
+    except RecordError as exc:
+        _err(str(exc))
         return 1
 
 

@@ -35,6 +35,7 @@ boardlab.records.errors.RecordError: line 9, column 18: illegal move 'c3': c3 is
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Iterable
 from typing import IO
 
@@ -47,16 +48,50 @@ from .text import format_all, format_record, parse, parse_all
 format = format_record
 
 
-def _text_of(source: str | os.PathLike | IO[str]) -> str:
-    if hasattr(source, "read"):
-        return source.read()  # type: ignore[union-attr]
-    with open(source, encoding="utf-8") as handle:
-        return handle.read()
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_text(path: str | os.PathLike, *, drop_cut_off: bool = False) -> str:
+    """The text of a record file, gunzipped when it is gzip (recognised by its
+    magic number, whatever the name: ``boardlab match`` writes ``.rec.gz``).
+
+    A gzip records file is a series of members, one per appended game. A last
+    member cut short (a run killed while writing it) is a RecordError, or with
+    ``drop_cut_off`` left out, so that the games before it still count (how
+    a match resumes). OSError when the file cannot be read; RecordError when
+    it is damaged or not UTF-8 text."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(_GZIP_MAGIC):
+        data = _gunzip(data, os.fspath(path), drop_cut_off)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{os.fspath(path)}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _gunzip(data: bytes, name: str, drop_cut_off: bool) -> bytes:
+    parts: list[bytes] = []
+    while data:
+        member = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
+        try:
+            parts.append(member.decompress(data))
+        except zlib.error as exc:
+            raise RecordError(f"{name}: damaged gzip file ({exc})") from None
+        if not member.eof:
+            if drop_cut_off:
+                parts.pop()
+                break
+            raise RecordError(f"{name}: damaged gzip file (its last part is cut short)")
+        data = member.unused_data
+    return b"".join(parts)
 
 
 def read(source: str | os.PathLike | IO[str]) -> list[Record]:
-    """Every game in a record file (a path or an open text file)."""
-    return parse_all(_text_of(source))
+    """Every game in a record file (a path, gzip or not, or an open text file)."""
+    if hasattr(source, "read"):
+        return parse_all(source.read())  # type: ignore[union-attr]
+    return parse_all(read_text(source))
 
 
 def write(records: Record | Iterable[Record], target: str | os.PathLike | IO[str]) -> None:
@@ -72,5 +107,5 @@ def write(records: Record | Iterable[Record], target: str | os.PathLike | IO[str
 
 __all__ = [
     "Record", "RecordError", "describe", "format", "format_all", "format_record",
-    "from_dict", "from_json", "parse", "parse_all", "read", "to_dict", "to_json", "write",
+    "from_dict", "from_json", "parse", "parse_all", "read", "read_text", "to_dict", "to_json", "write",
 ]
