@@ -209,10 +209,14 @@ def test_levels_are_a_reproducible_x4_ladder():
 
 def test_a_strong_levels_komi_estimates_are_capped():
     """Level 5 searches 2,560 simulations a move, but each of a komi choice's
-    ~10 estimates spends at most 1,000, so the wait before move one stays short."""
-    from boardlab.ai.mcts import DECISION_ITERATIONS
-    assert engines.make_engine("level5").decision_budget() == (DECISION_ITERATIONS, None)
-    assert engines.make_engine("level4").decision_budget() == (640, None)
+    ~10 estimates spends at most 1,000 or 2.5 s, so the wait before move one
+    stays short (on 19x19, 1,000 simulations alone take ~7 s)."""
+    from boardlab.ai.mcts import DECISION_ITERATIONS, DECISION_SECONDS
+    assert engines.make_engine("level5").decision_budget() == (DECISION_ITERATIONS,
+                                                               DECISION_SECONDS)
+    assert engines.make_engine("level4").decision_budget() == (640, DECISION_SECONDS)
+    assert engines.make_engine("mcts:60s").decision_budget() == (DECISION_ITERATIONS,
+                                                                 DECISION_SECONDS)
 
 
 @pytest.mark.parametrize("spec,why", [

@@ -56,6 +56,8 @@ INF = float("inf")
 #: The most simulations one estimate of a komi / side choice spends (a choice
 #: makes ~10 estimates: more would keep a player waiting before move one).
 DECISION_ITERATIONS = 1000
+#: ... and the most seconds (so a big board's choice stays under half a minute).
+DECISION_SECONDS = 2.5
 
 
 class Node:
@@ -214,15 +216,18 @@ class MCTSAgent(BaseAgent):
         return str(SearchComment(info.seconds, info.value, info.root_visits))
 
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
-    def decision_budget(self) -> tuple[int, float | None]:
+    def decision_budget(self) -> tuple[int, float]:
         """Budget of each estimate in a komi / side choice: the agent's own
-        iteration budget up to :data:`DECISION_ITERATIONS`, and for a
-        time-limited agent also half its move time, whichever ends first. A
-        komi choice makes about log2(size²) + 2 estimates (9 on 9x9: about
-        10 s of CPU at level 5; on 19x19 a timed agent's half move binds, so
-        the wait is bounded rather than minutes)."""
+        iteration budget up to :data:`DECISION_ITERATIONS`, and at most
+        :data:`DECISION_SECONDS` (a time-limited agent: half its move time, if
+        less), whichever ends first. A komi choice makes about log2(size²) + 2
+        estimates: about 5 s of CPU on 9x9 at level 5, where the simulations
+        bind; on 19x19 the seconds bind (1,000 simulations take ~7 s there),
+        so the wait before move one stays under half a minute."""
         iterations = min(self.iterations or DECISION_ITERATIONS, DECISION_ITERATIONS)
-        return iterations, None if self.seconds is None else self.seconds / 2
+        seconds = DECISION_SECONDS if self.seconds is None else min(self.seconds / 2,
+                                                                    DECISION_SECONDS)
+        return iterations, seconds
 
     def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
         from .decisions import choose_komi
