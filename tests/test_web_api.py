@@ -57,6 +57,19 @@ class _BoardReader(_Swapper):
         return "black" if size == 5 else "white"
 
 
+class _KomiCounter:
+    """Counts the komi searches it is asked for (the hub should remember them)."""
+    name = "komi-counter"
+    calls: list[int] = []
+
+    def __init__(self, seed=None):
+        pass
+
+    def choose_komi(self, game_name, size=None):
+        _KomiCounter.calls.append(size)
+        return size
+
+
 class _Broken:
     name = "broken"
 
@@ -73,9 +86,10 @@ def _test_engines():
     ai.register("test-swapper", _Swapper, strength=-10, summary="test only")
     ai.register("test-broken", _Broken, strength=-10, summary="test only")
     ai.register("test-board-reader", _BoardReader, strength=-10, summary="test only")
+    ai.register("test-komi-counter", _KomiCounter, strength=-10, summary="test only")
     yield
     registry = getattr(ai, "_REGISTRY", {})
-    for name in ("test-swapper", "test-broken", "test-board-reader"):
+    for name in ("test-swapper", "test-broken", "test-board-reader", "test-komi-counter"):
         registry.pop(name, None)
 
 
@@ -757,3 +771,53 @@ def test_a_dead_engine_worker_process_is_replaced(tmp_path):
         st = _wait_computer(c, st)
         assert st["engine_error"] is None and st["ply"] == 3 and st["your_turn"]
         assert app.state.hub.pool is not pool
+
+
+def test_a_hung_engine_is_stopped_and_its_worker_replaced(tmp_path):
+    """An engine call that does not answer within the server's engine timeout
+    (here level 5 on vimbre 11x11, seconds a move, against a 0.5 s limit) ends
+    as an engine error the player sees; the worker process is killed, not
+    left burning a core, and the next computer game plays in a new pool."""
+    app = create_app(tmp_path / "g.sqlite3", engine_workers=1, engine_timeout=0.5)
+    with TestClient(app) as c:
+        st = new(c, game="robble", size=5, engine="random", color="white", options={"pie": False})
+        assert _wait_computer(c, st)["ply"] == 1     # the pool's worker is up
+        pool = app.state.hub.pool
+        pids = list(pool._processes)
+        st = new(c, game="vimbre", engine="level5", color="white")
+        st = _wait_computer(c, st, timeout=60)
+        assert st["ply"] == 0 and not st["your_turn"]
+        assert "level5" in st["engine_error"] and "no answer within 0.5 s" in st["engine_error"]
+        assert app.state.hub.pool is not pool
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pids):
+            assert time.monotonic() < deadline, "the hung worker was not killed"
+            time.sleep(0.1)
+        st = new(c, game="robble", size=5, engine="random", color="white", options={"pie": False})
+        st = _wait_computer(c, st, timeout=60)
+        assert st["engine_error"] is None and st["ply"] == 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)   # reap it if it is our dead child
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_computers_komi_is_searched_once_per_engine_and_size(client):
+    """Yugo's pre-game choices are seeded, so the hub remembers them: a page
+    asking again (or anyone else) does not occupy the engine pool again."""
+    _KomiCounter.calls.clear()
+    for size in (5, 5, 7, 5, 7):
+        r = client.get("/api/yugo/komi", params={"size": size, "engine": "test-komi-counter"})
+        assert r.status_code == 200 and r.json() == {"komi": size}
+    st = new(client, game="yugo", size=7, engine="test-komi-counter",
+             komi_negotiation={"namer": "computer", "color": "black"})
+    assert st["options"]["komi"] == 7
+    assert _KomiCounter.calls == [5, 7]

@@ -13,11 +13,12 @@ from typing import Any
 DEFAULT_DB = "data/boardlab.sqlite3"
 
 
-def create_app(db_path: Any = DEFAULT_DB, engine_workers: int = 1) -> Any:
-    """The ASGI app (see :func:`boardlab.web.app.create_app`)."""
+def create_app(db_path: Any = DEFAULT_DB, engine_workers: int = 1, **options: Any) -> Any:
+    """The ASGI app (see :func:`boardlab.web.app.create_app`; ``options``:
+    ``engine_timeout``)."""
     from .app import create_app as _create_app
 
-    return _create_app(db_path, engine_workers)
+    return _create_app(db_path, engine_workers, **options)
 
 
 __all__ = ["DEFAULT_DB", "create_app"]

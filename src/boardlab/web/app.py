@@ -38,7 +38,7 @@ from boardlab.rules import MissingRulesError, rules_text
 
 from . import DEFAULT_DB, engines, markdown, online, recordio, view
 from .db import Store
-from .hub import Hub, Live, result_text
+from .hub import ENGINE_TIMEOUT, Hub, Live, result_text
 from .schemas import (
     ERRORS,
     AnswerIn,
@@ -78,10 +78,13 @@ def rules_markdown(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------- the app
-def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> FastAPI:
+def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1,
+               engine_timeout: float = ENGINE_TIMEOUT) -> FastAPI:
     """The ASGI app. ``engine_workers``: processes that run the computer's moves
-    (0: a thread pool instead, for tests)."""
-    hub = Hub(Store(db_path), engine_workers)
+    (0: a thread pool instead, for tests); ``engine_timeout``: seconds an
+    engine call may take before its worker is killed and the game shows an
+    engine error (the player may retry)."""
+    hub = Hub(Store(db_path), engine_workers, engine_timeout)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -139,7 +142,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                         engine: str = Query("random")) -> dict[str, int]:
         if engine not in hub.engine_names():
             raise ApiError(400, "unknown_engine", f"unknown engine {engine!r}")
-        return {"komi": await hub.in_worker(engines.komi_for, engine, size)}
+        return {"komi": await hub.pre_game_choice(engines.komi_for, engine, size)}
 
     # ------------------------------------------------------------ games
     @app.get("/api/games", summary="Saved games, most recently changed first")
@@ -179,13 +182,13 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1) -> Fas
                     if neg.komi is None:
                         raise ApiError(400, "bad_option", "name the komi (komi_negotiation.komi)")
                     options["komi"] = neg.komi
-                    machine = await hub.in_worker(engines.color_for, spec.engine, neg.komi,
-                                                  size_for)
+                    machine = await hub.pre_game_choice(engines.color_for, spec.engine,
+                                                        neg.komi, size_for)
                     human = colors[1 - colors.index(machine)]
                     meta["komi"] = {"named_by": "human", "komi": neg.komi, "picked_by": "computer",
                                     "computer_color": machine}
                 else:
-                    komi = await hub.in_worker(engines.komi_for, spec.engine, size_for)
+                    komi = await hub.pre_game_choice(engines.komi_for, spec.engine, size_for)
                     options["komi"] = komi
                     if neg.color not in colors:
                         raise ApiError(400, "bad_option", f"pick a color: {' or '.join(colors)}")

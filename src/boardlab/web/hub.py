@@ -15,6 +15,7 @@ import itertools
 import multiprocessing
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,26 @@ class Live:
     limits: dict[int, online.RateLimit] = field(default_factory=dict)
 
 
+#: seconds an engine call may take before its worker is killed (level 5 takes
+#: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
+ENGINE_TIMEOUT = 300.0
+PRE_GAME_REMEMBERED = 1024
+
+
+class EngineTimeout(Exception):
+    """An engine call (a move, a komi search) did not answer in time."""
+
+
+def _discard(pool: concurrent.futures.Executor) -> None:
+    """Shut a pool down at once: an engine deep in thought (or hung) must not
+    hold anything up, so its worker processes are terminated."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+
+
 def _new_library_game(name: str, size: int, options: dict, start: str | None) -> boardlab.Game:
     if start:
         return boardlab.from_position(start)
@@ -62,14 +83,17 @@ def _replay(row: GameRow, upto: int | None = None) -> boardlab.Game:
 class Hub:
     """The server's state: the store, the live games, the engine pool."""
 
-    def __init__(self, store: Store, engine_workers: int = 1) -> None:
+    def __init__(self, store: Store, engine_workers: int = 1,
+                 engine_timeout: float = ENGINE_TIMEOUT) -> None:
         self.store = store
         self.live: dict[str, Live] = {}
         self.boot = secrets.token_hex(3)
         self.counter = itertools.count(1)
         self.engine_workers = engine_workers
+        self.engine_timeout = engine_timeout
         self.pool: concurrent.futures.Executor | None = None
         self._engine_names: set[str] | None = None
+        self._pre_game: OrderedDict[tuple, asyncio.Future] = OrderedDict()
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -90,11 +114,7 @@ class Hub:
         pool = self.pool
         self.pool = None
         if pool is not None:
-            procs = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for proc in procs:  # an engine deep in thought must not hold up shutdown
-                if proc.is_alive():
-                    proc.terminate()
+            _discard(pool)
         self.store.close()
 
     def engine_names(self) -> set[str]:
@@ -482,18 +502,48 @@ class Hub:
     async def in_worker(self, fn, *args):
         """``fn(*args)`` in the engine pool: engine work (a move, yugo's komi
         search) must never stall the event loop that serves everyone else.
+
         A pool whose worker died (killed for memory, say) is useless for good,
-        so it is replaced and the call tried once more."""
-        loop = asyncio.get_running_loop()
+        so it is replaced and the call tried once more. A call that has not
+        answered within ``engine_timeout`` seconds (a hung engine) raises
+        :class:`EngineTimeout`, and its pool is killed and replaced; other
+        calls that were running there are tried again in the new pool."""
         pool = self.pool
         try:
-            return await loop.run_in_executor(pool, fn, *args)
+            return await self._run(pool, fn, args)
         except concurrent.futures.BrokenExecutor:
-            if self.pool is pool:  # the first call to notice replaces it
-                self.pool = self._new_pool()
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self.pool, fn, *args)
+            self._replace_pool(pool)
+            return await self._run(self.pool, fn, args)
+
+    async def _run(self, pool, fn, args):
+        future = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        try:
+            return await asyncio.wait_for(future, self.engine_timeout)
+        except TimeoutError:
+            self._replace_pool(pool)
+            raise EngineTimeout(f"no answer within {self.engine_timeout:g} s; the engine "
+                                "worker was restarted") from None
+
+    def _replace_pool(self, pool) -> None:
+        if self.pool is pool:  # the first call to notice replaces it
+            self.pool = self._new_pool()
+            if pool is not None:
+                _discard(pool)
+
+    async def pre_game_choice(self, fn, *args):
+        """Yugo's pre-game choices (``engines.komi_for`` / ``color_for``) depend
+        only on their arguments (the engine is seeded with 0), so each is
+        searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`):
+        asking again, or many visitors asking at once, costs the engine pool
+        nothing. A failed search is not remembered."""
+        key = (fn.__name__, *args)
+        future = self._pre_game.get(key)
+        if future is None or (future.done() and (future.cancelled() or future.exception())):
+            future = self._pre_game[key] = asyncio.ensure_future(self.in_worker(fn, *args))
+            while len(self._pre_game) > PRE_GAME_REMEMBERED:
+                self._pre_game.popitem(last=False)
+        self._pre_game.move_to_end(key)
+        return await asyncio.shield(future)  # a request that goes away leaves it running
 
     async def _engine_turn(self, live: Live, version: str, engine: str) -> None:
         row = live.row
