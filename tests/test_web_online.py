@@ -592,3 +592,38 @@ def test_a_komi_pick_after_the_game_ended_is_refused(client):
     after = g.get(g.friend).json()
     assert after["result_text"] == before and after["result"] == st["result"]
     assert after["seats"] == st["seats"]
+
+
+def test_idle_games_leave_memory_but_not_the_store_and_followed_games_stay(tmp_path,
+                                                                           monkeypatch):
+    """The hub keeps at most LIVE_KEPT quiet games in memory (least recently
+    used out first); a game someone follows (a spectator's WebSocket) is never
+    dropped, and a dropped game comes back from the store as it was."""
+    from boardlab.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "LIVE_KEPT", 3)
+    app = create_app(tmp_path / "games.sqlite3", engine_workers=0)
+    with TestClient(app) as client:
+        live = app.state.hub.live
+        watched = Online(client, game="robble", size=4, color="black")
+        idle = Online(client, game="robble", size=4, color="black")
+        assert idle.move("b2").status_code == 200
+        url = f"/api/games/{watched.id}/ws"
+        with client.websocket_connect(url) as ws:
+            ws.send_json({"type": "auth", "token": watched.spectator})
+            assert ws_state(ws)["you"] == "spectator"
+            others = [Online(client, game="robble", size=4, color="black") for _ in range(4)]
+            assert len(live) <= 3
+            assert watched.id in live and idle.id not in live
+            assert watched.move("a1").status_code == 200      # the spectator sees it
+            plies = [ws_state(ws)["ply"]]
+            while plies[-1] == 0 and len(plies) < 5:          # (presence updates come too)
+                plies.append(ws_state(ws)["ply"])
+            assert plies[-1] == 1
+        for g in others:
+            g.state()
+        assert watched.id not in live and len(live) <= 3
+        st = idle.state()                                     # rebuilt from the store
+        assert st["ply"] == 1 and st["moves"] == ["b2"]
+        assert idle.move("c3").status_code == 200 and idle.state()["ply"] == 2
+        assert watched.state()["moves"] == ["a1"]

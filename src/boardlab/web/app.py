@@ -532,6 +532,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1,
                 raise _Close(1008, "no auth message") from None
             try:
                 live = hub.get(gid)
+                live.holds += 1
                 token = first.get("token") if first.get("type") == "auth" else None
                 if not isinstance(token, (str, type(None))):
                     token = ""
@@ -602,6 +603,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1,
         finally:
             if pusher is not None:
                 pusher.cancel()
+            if live is not None:
+                live.holds -= 1
             if live is not None and isinstance(viewer, int):
                 try:
                     viewer = hub.identify(live, token)  # its seat now (see push)

@@ -45,12 +45,25 @@ class Live:
     clock_task: asyncio.Task | None = None
     #: online play: a rate limit per seat for the HTTP actions
     limits: dict[int, online.RateLimit] = field(default_factory=dict)
+    #: connections following this game right now (WebSockets, long-polls):
+    #: they wait on ``changed``, so a held game is never evicted
+    holds: int = 0
+
+    def quiet(self) -> bool:
+        """Nothing refers to this live game but the hub: it can be dropped and
+        rebuilt from the store later (no one following it, no change under
+        way, no engine or clock running)."""
+        return (self.holds == 0 and not self.lock.locked()
+                and (self.task is None or self.task.done())
+                and (self.clock_task is None or self.clock_task.done()))
 
 
 #: seconds an engine call may take before its worker is killed (level 5 takes
 #: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
 ENGINE_TIMEOUT = 300.0
 PRE_GAME_REMEMBERED = 1024
+#: live games kept in memory (beyond those in use: see Live.quiet)
+LIVE_KEPT = 256
 
 
 class EngineTimeout(Exception):
@@ -131,8 +144,9 @@ class Hub:
         return live
 
     def _get(self, gid: str) -> Live:
-        live = self.live.get(gid)
+        live = self.live.pop(gid, None)
         if live is not None:
+            self.live[gid] = live  # the most recently used last
             return live
         row = self.store.load(gid)
         if row is None:
@@ -147,8 +161,19 @@ class Hub:
             raise ApiError(409, "corrupt_game", f"game {gid} cannot be replayed: {exc}") from None
         live = Live(row=row, game=game, movers=movers)
         live.version = self._next_version()
+        self._evict_quiet(LIVE_KEPT - 1)
         self.live[gid] = live
         return live
+
+    def _evict_quiet(self, keep: int) -> None:
+        """Drop the least recently used quiet live games beyond ``keep``: every
+        game is in the store, so memory holds only those in use (and a few
+        hundred recent ones), however many games the server has seen."""
+        excess = len(self.live) - keep
+        if excess <= 0:
+            return
+        for gid in [g for g, live in self.live.items() if live.quiet()][:excess]:
+            del self.live[gid]
 
     def _next_version(self) -> str:
         return f"{self.boot}-{next(self.counter)}"
@@ -571,14 +596,18 @@ class Hub:
 
     async def wait_change(self, live: Live, after: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while live.version == after:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            try:
-                await asyncio.wait_for(live.changed.wait(), left)
-            except TimeoutError:
-                return
+        live.holds += 1
+        try:
+            while live.version == after:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(live.changed.wait(), left)
+                except TimeoutError:
+                    return
+        finally:
+            live.holds -= 1
 
 
 def result_text(result, row: GameRow, live: Live, hub: Hub) -> str | None:
