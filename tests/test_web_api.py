@@ -80,6 +80,11 @@ class _Broken:
         raise RuntimeError("out of cheese")
 
 
+class _Quitter(_Broken):
+    def choose(self, game):
+        raise SystemExit(3)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _test_engines():
     """Two test-only engines, taken out of the shared registry afterwards."""
@@ -87,9 +92,11 @@ def _test_engines():
     ai.register("test-broken", _Broken, strength=-10, summary="test only")
     ai.register("test-board-reader", _BoardReader, strength=-10, summary="test only")
     ai.register("test-komi-counter", _KomiCounter, strength=-10, summary="test only")
+    ai.register("test-quitter", _Quitter, strength=-10, summary="test only")
     yield
     registry = getattr(ai, "_REGISTRY", {})
-    for name in ("test-swapper", "test-broken", "test-board-reader", "test-komi-counter"):
+    for name in ("test-swapper", "test-broken", "test-board-reader", "test-komi-counter",
+                 "test-quitter"):
         registry.pop(name, None)
 
 
@@ -821,3 +828,30 @@ def test_the_computers_komi_is_searched_once_per_engine_and_size(client):
              komi_negotiation={"namer": "computer", "color": "black"})
     assert st["options"]["komi"] == 7
     assert _KomiCounter.calls == [5, 7]
+
+
+def test_request_fields_of_the_wrong_type_are_refused_not_coerced(client):
+    """"5" is not a size and "yes" not a flag: the client is told which field
+    is wrong instead of having its request guessed at."""
+    for body, field in (({"game": "robble", "size": "5"}, "size"),
+                        ({"game": "robble", "size": 5.0}, "size"),
+                        ({"game": "robble", "size": True}, "size"),
+                        ({"game": 7}, "game")):
+        r = client.post("/api/games", json=body)
+        err(r, 400, "bad_request")
+        assert field in r.json()["error"]["message"], r.text
+    st = new(client, game="robble", size=5, opponent="human")
+    r = move(client, st["id"], "c3", ply="0")
+    err(r, 400, "bad_request")
+    assert "ply" in r.json()["error"]["message"]
+    assert client.get(f"/api/games/{st['id']}").json()["ply"] == 0   # nothing was played
+
+
+def test_an_engine_that_calls_exit_fails_its_move_not_the_server(client):
+    """SystemExit raised by an engine would leave asyncio's event loop and stop
+    the server for everyone; it is an engine error like any other."""
+    st = new(client, game="robble", size=5, engine="test-quitter", color="white")
+    st = _wait_computer(client, st)
+    assert "SystemExit" in st["engine_error"] and st["ply"] == 0
+    other = new(client, game="robble", size=5, engine="random", color="white")
+    assert _wait_computer(client, other)["ply"] == 1     # the server still plays

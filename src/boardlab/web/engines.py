@@ -8,7 +8,9 @@ pre-game choices (:func:`komi_for`, :func:`color_for`) run there too.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import boardlab
 from boardlab import ai
@@ -29,11 +31,30 @@ def list_engines() -> list[dict[str, Any]]:
     return out
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def contained(fn: F) -> F:
+    """An engine call that raises SystemExit (or any other BaseException) fails
+    like any error instead of stopping the server: asyncio lets SystemExit out
+    of the event loop, from a worker thread's future as from a process's."""
+    @functools.wraps(fn)
+    def call(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the point of this wrapper
+            raise RuntimeError(f"the engine raised {type(exc).__name__}: {exc}") from None
+    return call  # type: ignore[return-value]
+
+
 def choose(engine: str, seed: int, game: boardlab.Game) -> str:
     """The move engine ``engine`` (seeded) chooses at ``game``."""
     return ai.make_agent(engine, seed).choose(game)
 
 
+@contained
 def compute_move(game_name: str, size: int, options: dict, start: str | None,
                  moves: list[str], engine: str, seed: int) -> str:
     """Runs in a worker (plain data in, so a process pool can pickle it):
@@ -47,6 +68,7 @@ def compute_move(game_name: str, size: int, options: dict, start: str | None,
 
 
 # ---------------------------------------------------------------- yugo's komi
+@contained
 def komi_for(engine: str, size: int) -> int:
     """The komi the computer names: the agent's ``choose_komi`` hook if it has
     one (MCTS engines: a search of the start position), else :func:`fair_komi`."""
@@ -54,6 +76,7 @@ def komi_for(engine: str, size: int) -> int:
     return int(hook("yugo", size)) if callable(hook) else fair_komi(size)
 
 
+@contained
 def color_for(engine: str, komi: int, size: int) -> str:
     """The color the computer picks after the human names komi: the agent's
     ``choose_color`` hook if it has one, else :func:`pick_color`."""

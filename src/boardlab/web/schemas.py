@@ -44,9 +44,14 @@ ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse},
 
 
 # ---------------------------------------------------------------- request / response models
+#: request bodies: no unknown fields, and no coercion ("5" is not a size, 1 is
+#: not true): a client that sends the wrong type is told so, not guessed at
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class KomiNegotiation(BaseModel):
     """Yugo against the computer: one side names komi, the other picks a color."""
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     namer: Literal["human", "computer"] = Field(
         description="who names the komi; the other side then picks a color")
     komi: int | None = Field(None, description="the komi, when the human names it")
@@ -54,7 +59,7 @@ class KomiNegotiation(BaseModel):
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     game: str = Field(description="implo, pilo, robble, vimbre or yugo", examples=["robble"])
     size: int | None = Field(None, description="board size 4..19; default: the game's default")
     options: dict[str, Any] = Field(default_factory=dict,
@@ -71,7 +76,7 @@ class NewGame(BaseModel):
 
 class TimeControl(BaseModel):
     """Online: a clock the server enforces. It starts with the first move."""
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     kind: Literal["move", "total"] = Field(
         description="move: at most `seconds` per move; total: `seconds` for the whole game, "
                     "plus `increment` after each turn")
@@ -80,7 +85,7 @@ class TimeControl(BaseModel):
 
 
 class MoveIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     move: str = Field(max_length=200, description="a move in the notation of RULES.md",
                       examples=["c3"])
     ply: int | None = Field(None, description="the number of moves the client has seen; "
@@ -90,28 +95,28 @@ class MoveIn(BaseModel):
 
 
 class ResignIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     color: str | None = Field(None, description="hot-seat: the color that resigns "
                               "(default: the color to move); against the computer: yours")
 
 
 class AnswerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     accept: bool = Field(description="online: accept (true) or decline the opponent's request")
 
 
 class KomiPickIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     color: str = Field(max_length=20, description="online yugo: the color the picker takes")
 
 
 class NameIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     name: str = Field(max_length=200, description="online: your display name")
 
 
 class RecordIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     text: str = Field(description="a record, as text or as JSON (boardlab.records formats)")
 
 
