@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(PY) bench/mcts.py --seconds 2
 	$(PY) bench/implo_resolutions.py --games 100
 	$(PY) bench/adjudication.py
+	$(PY) bench/level_times.py
 	$(PY) bench/early_stop.py --per-game 2
 	$(PY) bench/online_load.py --games 40 --seconds 20
 
