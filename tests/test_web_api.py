@@ -785,10 +785,11 @@ def test_a_hung_engine_is_stopped_and_its_worker_replaced(tmp_path):
     (here level 5 on vimbre 11x11, seconds a move, against a 0.5 s limit) ends
     as an engine error the player sees; the worker process is killed, not
     left burning a core, and the next computer game plays in a new pool."""
-    app = create_app(tmp_path / "g.sqlite3", engine_workers=1, engine_timeout=0.5)
+    app = create_app(tmp_path / "g.sqlite3", engine_workers=1, engine_timeout=60)
     with TestClient(app) as c:
         st = new(c, game="robble", size=5, engine="random", color="white", options={"pie": False})
-        assert _wait_computer(c, st)["ply"] == 1     # the pool's worker is up
+        assert _wait_computer(c, st)["ply"] == 1     # the pool's worker is up (a spawn and
+        app.state.hub.engine_timeout = 0.5           # imports: seconds on a loaded machine)
         pool = app.state.hub.pool
         pids = list(pool._processes)
         st = new(c, game="vimbre", engine="level5", color="white")
@@ -800,6 +801,7 @@ def test_a_hung_engine_is_stopped_and_its_worker_replaced(tmp_path):
         while any(_alive(pid) for pid in pids):
             assert time.monotonic() < deadline, "the hung worker was not killed"
             time.sleep(0.1)
+        app.state.hub.engine_timeout = 60            # the new worker starts up too
         st = new(c, game="robble", size=5, engine="random", color="white", options={"pie": False})
         st = _wait_computer(c, st, timeout=60)
         assert st["engine_error"] is None and st["ply"] == 1
