@@ -213,20 +213,21 @@ def _cost_table(directory: str, matches: list[Planned]) -> list[str]:
     for m in matches:
         r = load(m, directory)
         games = 0 if r is None else len(r.results)
-        timed = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
+        costs = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
                                       if x.cpu_seconds or x.seconds]
         left = max(0, REQUIRED_GAMES - games)
         if not left:
             continue
-        if timed:
-            mean = sum(timed) / len(timed)
+        if costs:
+            mean = sum(costs) / len(costs)
             total += left * mean / 3600
             lines.append(f"| {m.key} | {games} | {mean:.1f} | {left * mean / 3600:.1f} |")
         else:
             unknown += 1
             lines.append(f"| {m.key} | {games} | ? | ? |")
-    lines += ["", f"Left: {total:.1f} core-hours for the matches with timed games"
-              + (f", plus {unknown} not started" if unknown else "") + ".", ""]
+    lines += ["", f"Left: {total:.1f} core-hours for the matches under way"
+              + (f", plus {unknown} not started (no cost known yet)" if unknown else "")
+              + ".", ""]
     return lines
 
 
