@@ -8,6 +8,7 @@ import json
 import logging
 import random
 import threading
+import time
 import warnings
 
 import pytest
@@ -526,22 +527,35 @@ def test_http_actions_are_rate_limited_per_seat(client):
 
 
 def test_one_http_connection_flooding_the_server_is_rate_limited(tmp_path):
-    """Every HTTP connection has a token bucket (50/s, bursts of 200): a tight
-    loop of requests from one connection is answered 429 rate_limited."""
+    """Every HTTP connection has a token bucket (``http_rate``: requests a second,
+    burst): past it, a tight loop of requests from one connection is answered 429
+    rate_limited. A slow rate (2/s after a burst of 30) keeps the test independent
+    of how fast a loaded machine serves the loop."""
+    from boardlab.web import create_app as make_app
+    with TestClient(make_app(tmp_path / "flood.sqlite3", engine_workers=0,
+                             http_rate=(2.0, 30.0))) as c:
+        start = time.monotonic()
+        replies = [c.get("/api/kinds") for _ in range(60)]
+        elapsed = time.monotonic() - start
+    codes = [r.status_code for r in replies]
+    assert codes[:30] == [200] * 30                      # a burst is served
+    assert 30 <= codes.count(200) <= 30 + 2 * elapsed + 1  # then 2 a second
+    refused = next(r for r in replies if r.status_code == 429)
+    assert refused.json() == {"error": {"code": "rate_limited",
+                                        "message": "too many requests; slow down"}}
+
+
+def test_the_default_http_rate_serves_a_burst_of_200_then_50_a_second(tmp_path):
+    """The default bucket: however fast or slow the machine, no more than 200 +
+    50 per elapsed second are served, and the first 200 always are."""
     from boardlab.web import create_app as make_app
     with TestClient(make_app(tmp_path / "flood.sqlite3", engine_workers=0)) as c:
-        codes = [c.get("/api/kinds").status_code for _ in range(400)]
-    assert codes[:150] == [200] * 150          # a burst is served
-    assert 429 in codes                        # a flood is not
-    refused = codes.index(429)
-    with TestClient(make_app(tmp_path / "flood2.sqlite3", engine_workers=0)) as c:
-        r = None
-        for _ in range(400):
-            r = c.get("/api/kinds")
-            if r.status_code == 429:
-                break
-        assert r.json() == {"error": {"code": "rate_limited", "message": "too many requests; slow down"}}
-    assert refused >= 200
+        start = time.monotonic()
+        codes = [c.get("/api/kinds").status_code for _ in range(300)]
+        elapsed = time.monotonic() - start
+    assert codes[:200] == [200] * 200
+    assert codes.count(200) <= 200 + 50 * elapsed + 1
+    assert set(codes) <= {200, 429}
 
 
 # ---------------------------------------------------------------- regressions (web audit)

@@ -79,11 +79,13 @@ def rules_markdown(name: str) -> str | None:
 
 # ---------------------------------------------------------------- the app
 def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1,
-               engine_timeout: float = ENGINE_TIMEOUT) -> FastAPI:
+               engine_timeout: float = ENGINE_TIMEOUT,
+               http_rate: tuple[float, float] = online.HTTP_RATE) -> FastAPI:
     """The ASGI app. ``engine_workers``: processes that run the computer's moves
     (0: a thread pool instead, for tests); ``engine_timeout``: seconds an
     engine call may take before its worker is killed and the game shows an
-    engine error (the player may retry)."""
+    engine error (the player may retry); ``http_rate``: (requests a second,
+    burst) each HTTP connection may make before it is answered 429."""
     hub = Hub(Store(db_path), engine_workers, engine_timeout)
 
     @asynccontextmanager
@@ -125,7 +127,8 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int = 1,
         return error_response(500, "internal", "the server failed on this request")
 
     app.add_middleware(online.BodyLimit, limit=online.MAX_BODY)
-    app.add_middleware(online.ConnectionRateLimit)
+    rate, burst = http_rate
+    app.add_middleware(online.ConnectionRateLimit, rate=rate, burst=burst)
 
     # ------------------------------------------------------------ catalogue
     @app.get("/api/kinds", summary="The five games: colors, sizes, options, board kind")

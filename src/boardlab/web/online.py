@@ -87,13 +87,17 @@ async def _too_large(send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+#: what one HTTP connection may send: (requests a second, burst)
+HTTP_RATE = (50.0, 200.0)
+
+
 class ConnectionRateLimit:
     """ASGI middleware: a token bucket per HTTP connection (client host and port),
     so one connection cannot flood the server; over the limit it answers 429
     ``rate_limited``. Generous enough for a page that polls and plays; idle
     connections' buckets are dropped after a minute."""
 
-    def __init__(self, app, rate: float = 50.0, burst: float = 200.0) -> None:
+    def __init__(self, app, rate: float = HTTP_RATE[0], burst: float = HTTP_RATE[1]) -> None:
         self.app = app
         self.rate, self.burst = rate, burst
         self.buckets: dict[tuple, RateLimit] = {}
