@@ -5,10 +5,12 @@ from __future__ import annotations
 import gzip
 import math
 import re
+from pathlib import Path
 
 import pytest
 
 import boardlab
+from boardlab import records
 from boardlab.ai import engines, match, stats
 from boardlab.ai.mcts import MCTSAgent
 from boardlab.records import parse_all
@@ -422,3 +424,38 @@ def test_killed_run_keeps_its_games_and_resumes(tmp_path):
     assert rest.resumed == len(kept) + 1 and rest.elo.games == n
     fresh = match.run_match("robble", "mcts:40", "random", n, size=5, seed=4)
     assert [r.actions for r in rest.results] == [r.actions for r in fresh.results]
+
+
+# ---------------------------------------------------------------- the acceptance replays
+ACCEPTANCE = Path(__file__).resolve().parent.parent / "bench" / "acceptance"
+
+
+def _acceptance_games(name: str, rounds: int) -> list:
+    text = records.read_text(str(ACCEPTANCE / name), drop_cut_off=True)
+    return parse_all(text)[:rounds]
+
+
+@pytest.mark.parametrize("game", ["implo", "pilo", "robble", "vimbre", "yugo"])
+def test_the_acceptance_records_are_what_this_code_plays(game):
+    """The published acceptance tables come from bench/acceptance; with
+    iteration budgets every game there must replay move for move from its
+    seeds (both seatings: rounds 1 and 2). An engine change that alters play
+    fails here, and then the acceptance has to be run again."""
+    for rec in _acceptance_games(f"levels-{game}-level2-vs-level1.rec.gz", 2):
+        assert match.replay_check(rec, plies=24) == 24
+
+
+def test_level5_records_replay_too():
+    for rec in _acceptance_games("levels-robble-level5-vs-level4.rec.gz", 2):
+        assert match.replay_check(rec, plies=3) == 3
+
+
+def test_a_record_from_other_seeds_is_refused_with_its_ply():
+    rec = _acceptance_games("levels-pilo-level2-vs-level1.rec.gz", 1)[0]
+    rec.tags["MatchSeed"] = "2"
+    with pytest.raises(ValueError, match=r"round 1, ply \d+: level[12] now plays \S+, "
+                                         r"the record has \S+"):
+        match.replay_check(rec, plies=40)
+    del rec.tags["EngineA"]
+    with pytest.raises(ValueError, match="not a match record"):
+        match.replay_check(rec)

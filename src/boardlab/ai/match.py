@@ -62,10 +62,9 @@ def play_game(task: tuple) -> GameResult:
     """Play game ``index`` of a match. ``task`` = (game, size, options, a, b, index, seed)."""
     name, size, options, a_spec, b_spec, index, seed = task
     game = boardlab.new_game(name, size, **options)
-    seed_a, seed_b = game_seeds(seed, index)
-    agents = {"A": make_engine(a_spec, seed_a), "B": make_engine(b_spec, seed_b)}
+    agents = _agents(a_spec, b_spec, seed, index)
     first, second = game.colors
-    seat = {first: "A", second: "B"} if index % 2 == 0 else {first: "B", second: "A"}
+    seat = _seats(game, index)
     a_color = first if seat[first] == "A" else second
     swap = game.swap_action
     swapped = False
@@ -95,6 +94,51 @@ def play_game(task: tuple) -> GameResult:
     return GameResult(index, a_color, swapped, game.action_history, out.winner, a_result,
                       out.termination.value, len(game), time.perf_counter() - start, longest,
                       time.process_time() - cpu_start, comments)
+
+
+def _agents(a_spec: str, b_spec: str, seed: int, index: int) -> dict:
+    seed_a, seed_b = game_seeds(seed, index)
+    return {"A": make_engine(a_spec, seed_a), "B": make_engine(b_spec, seed_b)}
+
+
+def _seats(game, index: int) -> dict[str, str]:
+    """Color -> "A" or "B" at the start of game ``index`` (A first when even)."""
+    first, second = game.colors
+    return {first: "A", second: "B"} if index % 2 == 0 else {first: "B", second: "A"}
+
+
+def replay_check(rec: records.Record, plies: int | None = None) -> int:
+    """Replay a match record's first ``plies`` actions (all: None) with the
+    engines, seeds and seats its tags name, and return how many were checked.
+    Raises ValueError at the first ply where an engine now chooses another
+    move than the record holds: the record (and a table made from it) is then
+    not what this code plays. Only iteration budgets replay; a timed engine
+    (``mcts``) depends on the machine."""
+    tags = rec.tags
+    try:
+        a_spec, b_spec = tags["EngineA"], tags["EngineB"]
+        seed, index = int(tags["MatchSeed"]), int(tags["Round"]) - 1
+    except (KeyError, ValueError):
+        raise ValueError("not a match record: it needs the tags EngineA, EngineB, "
+                         "MatchSeed and Round") from None
+    agents = _agents(a_spec, b_spec, seed, index)
+    game = rec.start_game()
+    seat = _seats(game, index)
+    first, second = game.colors
+    want = rec.game.action_history
+    count = len(want) if plies is None else min(plies, len(want))
+    for ply in range(count):
+        who = seat[game.to_move]
+        action = agents[who].choose_action(game)
+        if action != want[ply]:
+            raise ValueError(
+                f"round {index + 1}, ply {ply + 1}: {tags[f'Engine{who}']} now plays "
+                f"{game.action_to_string(action)}, the record has "
+                f"{game.action_to_string(want[ply])}")
+        game.apply_action(action)
+        if action == game.swap_action:
+            seat = {first: seat[second], second: seat[first]}
+    return count
 
 
 # ---------------------------------------------------------------- records
