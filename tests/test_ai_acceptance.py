@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import math
 import time
 
 from boardlab import records
-from boardlab.ai import acceptance
+from boardlab.ai import acceptance, stats
 from boardlab.ai.acceptance import Planned
 
 
@@ -17,10 +18,11 @@ def _rounds(path: str) -> list[int]:
 
 def test_plan_covers_every_game_and_table():
     keys = [m.key for m in acceptance.plan()]
-    assert len(keys) == len(set(keys)) == 5 * (1 + 1 + 4)
+    assert len(keys) == len(set(keys)) == 5 * (1 + 1 + 5)
     for game in acceptance.GAMES:
         assert f"random/{game}/mcts-vs-random" in keys
         assert f"4x/{game}/mcts:200-vs-mcts:50" in keys
+        assert f"levels/{game}/level1-vs-random" in keys
         for k in (1, 2, 3, 4):
             assert f"levels/{game}/level{k + 1}-vs-level{k}" in keys
 
@@ -88,3 +90,23 @@ def test_main_rejects_bad_selection(capsys, tmp_path):
     assert "not a regular expression" in capsys.readouterr().err
     assert acceptance.main(["--report", "--only", "random/vimbre", "--dir", str(tmp_path)]) == 0
     assert "| vimbre | 0 | - |" in capsys.readouterr().out
+
+
+def test_the_ladder_chains_the_level_steps(tmp_path):
+    """Level 2's Elo above level 1 is its step's; a level whose step below is
+    missing breaks the chain ("-"), and a short step says how many games it has."""
+    step = Planned("levels", "robble", "level2", "level1")
+    acceptance.run([step], str(tmp_path), [3], jobs=1, deadline=None, log=lambda s: None)
+    table = acceptance.report(str(tmp_path), [
+        Planned("levels", "robble", "level1", "random"), step,
+        Planned("levels", "robble", "level3", "level2"),
+        Planned("levels", "robble", "level4", "level3")])
+    lines = table.splitlines()
+    head = lines.index("### The level ladder: Elo above level 1, chained")
+    assert lines[head + 2] == "| game | level2 | level3 | level4 |"
+    e = acceptance.load(step, str(tmp_path)).elo
+    elo, low, high = stats.chained_elo([e])
+    if e.wins in (0, 3):  # a clean sweep: no spread, the chain is infinite
+        assert math.isinf(elo)
+    cell = f"{stats.format_elo(elo)} ({stats.format_elo(low)} .. {stats.format_elo(high)})"
+    assert lines[head + 4] == f"| robble | {cell}, 3 games | - | - |"

@@ -459,3 +459,18 @@ def test_a_record_from_other_seeds_is_refused_with_its_ply():
     del rec.tags["EngineA"]
     with pytest.raises(ValueError, match="not a match record"):
         match.replay_check(rec)
+
+
+def test_a_ladder_of_matches_adds_elo_and_variances():
+    # 150-50 (s = 0.75) then 120-80 (s = 0.6), 200 games each
+    a, b = stats.elo_estimate(150, 50, 0), stats.elo_estimate(120, 80, 0)
+    elo, low, high = stats.chained_elo([a, b])
+    assert elo == pytest.approx(a.elo + b.elo) == pytest.approx(190.85 + 70.44, abs=0.01)
+    k = 400 / math.log(10)
+    se_a = k * math.sqrt(0.75 * 0.25 / 200) / (0.75 * 0.25)   # 28.37 Elo
+    se_b = k * math.sqrt(0.6 * 0.4 / 200) / (0.6 * 0.4)       # 25.07 Elo
+    half = 1.959964 * math.hypot(se_a, se_b)
+    assert (low, high) == (pytest.approx(elo - half), pytest.approx(elo + half))
+    assert math.isinf(stats.chained_elo([a, stats.elo_estimate(10, 0, 0)])[0])
+    with pytest.raises(ValueError):
+        stats.chained_elo([])

@@ -35,7 +35,7 @@ import boardlab
 
 from .engines import make_engine
 from .match import MatchResult, MatchSpec, default_out, load_finished, run_match
-from .stats import elo_estimate, format_elo, wilson_interval
+from .stats import chained_elo, elo_estimate, format_elo, wilson_interval
 
 GAMES = ("implo", "pilo", "robble", "vimbre", "yugo")
 REQUIRED_GAMES = 200
@@ -60,7 +60,8 @@ class Planned:
 
 def plan() -> list[Planned]:
     """Every match of the acceptance, cheapest table first."""
-    out = [Planned("levels", g, f"level{k + 1}", f"level{k}") for k in (1, 2, 3) for g in GAMES]
+    out = [Planned("levels", g, f"level{k + 1}", f"level{k}" if k else "random")
+           for k in (0, 1, 2, 3) for g in GAMES]
     out += [Planned("4x", g, "mcts:200", "mcts:50") for g in GAMES]
     out += [Planned("random", g, "mcts", "random") for g in GAMES]
     out += [Planned("levels", g, "level5", "level4") for g in GAMES]
@@ -196,8 +197,39 @@ def report(directory: str, matches: list[Planned] | None = None) -> str:
                 cells = row(m, r)
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+    lines += _ladder_table(directory, matches)
     lines += _cost_table(directory, matches)
     return "\n".join(lines)
+
+
+def _ladder_table(directory: str, matches: list[Planned]) -> list[str]:
+    """Each level's Elo above level 1, chaining the level-against-level-below
+    steps (:func:`boardlab.ai.stats.chained_elo`): what a player choosing a
+    level wants, from the matches already played. A cell whose chain has a
+    step short of the required games says how many that step has."""
+    steps = {(m.game, m.a): m for m in matches
+             if m.table == "levels" and m.b != "random" and re.fullmatch(r"level\d+", m.a)}
+    if not steps:
+        return []
+    tops = sorted({a for _, a in steps}, key=lambda a: int(a[len("level"):]))
+    lines = ["### The level ladder: Elo above level 1, chained", "",
+             "| game | " + " | ".join(tops) + " |", "|---|" + "---|" * len(tops)]
+    for game in dict.fromkeys(g for g, _ in steps):
+        cells, chain, fewest = [], [], REQUIRED_GAMES
+        for top in tops:
+            r = load(steps[game, top], directory) if (game, top) in steps else None
+            if r is None:
+                chain = None
+            if chain is None:
+                cells.append("-")
+                continue
+            chain.append(r.elo)
+            fewest = min(fewest, r.elo.games)
+            elo, low, high = chained_elo(chain)
+            cell = f"{format_elo(elo)} ({format_elo(low)} .. {format_elo(high)})"
+            cells.append(cell if fewest >= REQUIRED_GAMES else f"{cell}, {fewest} games")
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def _cost_table(directory: str, matches: list[Planned]) -> list[str]:

@@ -72,6 +72,24 @@ def elo_estimate(wins: int, losses: int, draws: int) -> EloEstimate:
                        elo_from_score(high), se, p, p_sign)
 
 
+def chained_elo(steps: list[EloEstimate]) -> tuple[float, float, float]:
+    """``(elo, low, high)`` of the top of a ladder of matches over its bottom
+    (A of each step is B of the next): the sum of the steps' Elo differences,
+    with a 95% interval from their standard errors carried into Elo (delta
+    method: dElo/ds = 400 / (ln 10 * s * (1 - s))) and added as independent
+    variances. It assumes Elo is transitive, which a direct match may not
+    confirm. A step won (or lost) by every game makes the sum infinite."""
+    if not steps:
+        raise ValueError("no steps")
+    total = sum(e.elo for e in steps)
+    if math.isinf(total) or math.isnan(total):
+        return total, total, total
+    var = sum((400.0 / math.log(10) * e.stderr / (e.score * (1 - e.score))) ** 2
+              for e in steps)
+    half = Z95 * math.sqrt(var)
+    return total, total - half, total + half
+
+
 def sign_test(wins: int, losses: int) -> float:
     """Two-sided exact p-value of ``wins`` against ``losses`` when each
     decisive game is a fair coin (draws carry no information here)."""
@@ -114,5 +132,5 @@ def format_elo(x: float) -> str:
     return "0" if rounded == 0 else f"{rounded:+d}"
 
 
-__all__ = ["Z95", "EloEstimate", "elo_estimate", "elo_from_score", "format_elo",
+__all__ = ["Z95", "EloEstimate", "chained_elo", "elo_estimate", "elo_from_score", "format_elo",
            "sign_test", "wilson_interval"]
