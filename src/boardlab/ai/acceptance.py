@@ -181,6 +181,7 @@ _TABLES["levels"] = ("Each level against the level below", *_TABLES["4x"][1:])
 def report(directory: str, matches: list[Planned] | None = None) -> str:
     """The acceptance tables in Markdown, from the records in ``directory``."""
     matches = matches if matches is not None else plan()
+    loaded = {m.key: load(m, directory) for m in matches}  # each file parsed once
     lines: list[str] = []
     for table, (title, columns, row, first) in _TABLES.items():
         rows = [m for m in matches if m.table == table]
@@ -189,7 +190,7 @@ def report(directory: str, matches: list[Planned] | None = None) -> str:
         lines += [f"### {title}", "", "| " + " | ".join(columns) + " |",
                   "|" + "---|" * len(columns)]
         for m in rows:
-            r = load(m, directory)
+            r = loaded[m.key]
             if r is None:
                 cells = first(m) + ["0"] + ["-"] * (len(columns) - len(first(m)) - 2)
                 cells.append("not run")
@@ -197,12 +198,12 @@ def report(directory: str, matches: list[Planned] | None = None) -> str:
                 cells = row(m, r)
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-    lines += _ladder_table(directory, matches)
-    lines += _cost_table(directory, matches)
+    lines += _ladder_table(matches, loaded)
+    lines += _cost_table(matches, loaded)
     return "\n".join(lines)
 
 
-def _ladder_table(directory: str, matches: list[Planned]) -> list[str]:
+def _ladder_table(matches: list[Planned], loaded: dict[str, MatchResult | None]) -> list[str]:
     """Each level's Elo above level 1, chaining the level-against-level-below
     steps (:func:`boardlab.ai.stats.chained_elo`): what a player choosing a
     level wants, from the matches already played. A cell whose chain has a
@@ -217,7 +218,7 @@ def _ladder_table(directory: str, matches: list[Planned]) -> list[str]:
     for game in dict.fromkeys(g for g, _ in steps):
         cells, chain, fewest = [], [], REQUIRED_GAMES
         for top in tops:
-            r = load(steps[game, top], directory) if (game, top) in steps else None
+            r = loaded[steps[game, top].key] if (game, top) in steps else None
             if r is None:
                 chain = None
             if chain is None:
@@ -232,7 +233,7 @@ def _ladder_table(directory: str, matches: list[Planned]) -> list[str]:
     return lines + [""]
 
 
-def _cost_table(directory: str, matches: list[Planned]) -> list[str]:
+def _cost_table(matches: list[Planned], loaded: dict[str, MatchResult | None]) -> list[str]:
     """What is left, in core-hours: each game runs alone in its process, so
     the process's CPU time is the game's cost whatever ``--jobs`` was (games
     recorded before CPU time was kept count their wall time, an overestimate
@@ -243,7 +244,7 @@ def _cost_table(directory: str, matches: list[Planned]) -> list[str]:
     total = 0.0
     unknown = 0
     for m in matches:
-        r = load(m, directory)
+        r = loaded[m.key]
         games = 0 if r is None else len(r.results)
         costs = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
                                       if x.cpu_seconds or x.seconds]
