@@ -56,7 +56,7 @@ acceptance: $(STAMP)
 		$(if $(MINUTES),--max-minutes $(MINUTES)) $(if $(ONLY),--only '$(ONLY)')
 
 acceptance-report: $(STAMP)
-	$(PY) -m boardlab.ai.acceptance --report
+	$(PY) -m boardlab.ai.acceptance --report --docs docs/ai.md
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -5,6 +5,9 @@ from __future__ import annotations
 import gzip
 import math
 import time
+from pathlib import Path
+
+import pytest
 
 from boardlab import records
 from boardlab.ai import acceptance, stats
@@ -110,3 +113,78 @@ def test_the_ladder_chains_the_level_steps(tmp_path):
         assert math.isinf(elo)
     cell = f"{stats.format_elo(elo)} ({stats.format_elo(low)} .. {stats.format_elo(high)})"
     assert lines[head + 4] == f"| robble | {cell}, 3 games | - | - |"
+
+
+def test_nothing_left_is_said_in_words(tmp_path, monkeypatch):
+    m = Planned("levels", "robble", "mcts:6", "random")
+    acceptance.run([m], str(tmp_path), [2], jobs=1, deadline=None, log=lambda s: None)
+    assert "| levels/robble/mcts:6-vs-random | 2 |" in acceptance.report(str(tmp_path), [m])
+    monkeypatch.setattr(acceptance, "REQUIRED_GAMES", 2)
+    table = acceptance.report(str(tmp_path), [m])
+    cost = table[table.index("### Cost of what is left"):]
+    assert cost.splitlines()[2] == "Nothing: every match has its 2 games."
+    assert "core-hours" not in cost
+
+
+DOC = """# Page
+
+Hand-written text.
+
+<!-- acceptance:begin -->
+#### Old table
+| old |
+<!-- acceptance:end -->
+
+More text.
+"""
+
+
+def test_the_tables_are_spliced_between_the_markers():
+    tables = "### A table\n\n| a |\n|---|\n| 1 |\n"
+    new = acceptance.splice_into_docs(DOC, tables)
+    assert new == DOC.replace("#### Old table\n| old |",
+                              "#### A table\n\n| a |\n|---|\n| 1 |")
+    assert acceptance.splice_into_docs(new, tables) == new  # idempotent
+
+
+@pytest.mark.parametrize("broken", [
+    DOC.replace("<!-- acceptance:end -->\n", ""),                        # no end
+    DOC + "<!-- acceptance:begin -->\n",                                 # two begins
+    DOC.replace("<!-- acceptance:begin -->", "<!-- x -->")
+       .replace("More text.", "More text.\n<!-- acceptance:begin -->"),  # out of order
+])
+def test_a_page_without_proper_markers_is_refused(broken):
+    with pytest.raises(ValueError, match=r"ai\.md needs exactly one <!-- acceptance:begin"):
+        acceptance.splice_into_docs(broken, "### T\n", where="ai.md")
+
+
+def test_main_writes_the_docs_and_refuses_what_would_spoil_them(tmp_path, capsys):
+    doc = tmp_path / "ai.md"
+    doc.write_text(DOC, encoding="utf-8")
+    empty = str(tmp_path / "records")
+    # a partial selection would drop the other matches' rows from the page
+    assert acceptance.main(["--report", "--only", "vimbre", "--dir", empty,
+                            "--docs", str(doc)]) == 2
+    assert "cannot take --only" in capsys.readouterr().err
+    assert doc.read_text(encoding="utf-8") == DOC
+    assert acceptance.main(["--report", "--dir", empty, "--docs", str(doc)]) == 0
+    out = capsys.readouterr()
+    assert f"{doc} updated" in out.err
+    text = doc.read_text(encoding="utf-8")
+    assert "#### MCTS at 1 s a move against random" in text and "Old table" not in text
+    assert text.startswith("# Page\n\nHand-written text.\n") and text.endswith("More text.\n")
+    # a page without markers: a clear error, and the file is left as it was
+    bare = tmp_path / "bare.md"
+    bare.write_text("# Bare\n", encoding="utf-8")
+    assert acceptance.main(["--report", "--dir", empty, "--docs", str(bare)]) == 2
+    assert f"{bare} needs exactly one" in capsys.readouterr().err
+    assert bare.read_text(encoding="utf-8") == "# Bare\n"
+
+
+def test_the_docs_show_what_the_committed_records_say():
+    """docs/ai.md's Results tables are the report of bench/acceptance: records
+    committed without refreshing the page (``make acceptance-report``) fail here."""
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "ai.md").read_text(encoding="utf-8")
+    fresh = acceptance.splice_into_docs(doc, acceptance.report(str(root / "bench" / "acceptance")))
+    assert fresh == doc, "docs/ai.md's acceptance tables are stale: run make acceptance-report"

@@ -2,7 +2,7 @@
 
     python -m boardlab.ai.acceptance [--games 200] [--steps 20,50,100,200]
         [--jobs 2] [--dir bench/acceptance] [--only REGEX] [--max-minutes M]
-        [--report]
+        [--report] [--docs docs/ai.md]
 
 Three tables, each over the five games at their default sizes:
 
@@ -18,7 +18,10 @@ resumed from there, so the run can be stopped at any time (``--max-minutes``
 stops it cleanly) and continued later, on this machine or another. ``--steps``
 brings every selected match to the first count before any goes on to the next,
 so a short run spreads its evidence over all matches. ``--report`` plays
-nothing and prints the tables (Markdown) from the files.
+nothing and prints the tables (Markdown) from the files; ``--docs FILE`` also
+writes them into FILE between its ``acceptance:begin`` / ``acceptance:end``
+markers (``make acceptance-report`` does this for docs/ai.md, and a test checks
+that the page shows what the committed records say).
 """
 
 from __future__ import annotations
@@ -238,30 +241,67 @@ def _cost_table(matches: list[Planned], loaded: dict[str, MatchResult | None]) -
     the process's CPU time is the game's cost whatever ``--jobs`` was (games
     recorded before CPU time was kept count their wall time, an overestimate
     on a busy machine)."""
-    lines = ["### Cost of what is left", "",
-             f"| match | games | mean core-seconds a game | core-hours to {REQUIRED_GAMES} games |",
-             "|---|---|---|---|"]
+    rows: list[str] = []
     total = 0.0
     unknown = 0
     for m in matches:
         r = loaded[m.key]
         games = 0 if r is None else len(r.results)
-        costs = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
-                                      if x.cpu_seconds or x.seconds]
         left = max(0, REQUIRED_GAMES - games)
         if not left:
             continue
+        costs = [] if r is None else [x.cpu_seconds or x.seconds for x in r.results
+                                      if x.cpu_seconds or x.seconds]
         if costs:
             mean = sum(costs) / len(costs)
             total += left * mean / 3600
-            lines.append(f"| {m.key} | {games} | {mean:.1f} | {left * mean / 3600:.1f} |")
+            rows.append(f"| {m.key} | {games} | {mean:.1f} | {left * mean / 3600:.1f} |")
         else:
             unknown += 1
-            lines.append(f"| {m.key} | {games} | ? | ? |")
-    lines += ["", f"Left: {total:.1f} core-hours for the matches under way"
-              + (f", plus {unknown} not started (no cost known yet)" if unknown else "")
-              + ".", ""]
-    return lines
+            rows.append(f"| {m.key} | {games} | ? | ? |")
+    title = "### Cost of what is left"
+    if not rows:
+        return [title, "", f"Nothing: every match has its {REQUIRED_GAMES} games.", ""]
+    return [title, "",
+            f"| match | games | mean core-seconds a game | core-hours to {REQUIRED_GAMES} games |",
+            "|---|---|---|---|", *rows,
+            "", f"Left: {total:.1f} core-hours for the matches under way"
+            + (f", plus {unknown} not started (no cost known yet)" if unknown else "") + ".", ""]
+
+
+#: The markers around the generated tables in the docs (docs/ai.md "Results").
+DOCS_BEGIN = "<!-- acceptance:begin -->"
+DOCS_END = "<!-- acceptance:end -->"
+
+
+def splice_into_docs(doc: str, tables: str, where: str = "the document") -> str:
+    """``doc`` with the text between :data:`DOCS_BEGIN` and :data:`DOCS_END`
+    replaced by ``tables`` (a :func:`report`), its headings one level deeper
+    (the docs nest them under "Results"). ValueError, naming ``where``, when
+    the markers are missing, repeated or out of order: the tables must not
+    land in a random place of a hand-written page."""
+    begin, end = doc.count(DOCS_BEGIN), doc.count(DOCS_END)
+    if begin != 1 or end != 1 or doc.index(DOCS_BEGIN) > doc.index(DOCS_END):
+        raise ValueError(f"{where} needs exactly one {DOCS_BEGIN} line followed by one "
+                         f"{DOCS_END} line (found {begin} and {end})")
+    head, rest = doc.split(DOCS_BEGIN)
+    _, tail = rest.split(DOCS_END)
+    body = "\n".join("#" + line if line.startswith("#") else line
+                     for line in tables.strip("\n").splitlines())
+    return f"{head}{DOCS_BEGIN}\n{body}\n{DOCS_END}{tail}"
+
+
+def update_docs(path: str, tables: str) -> bool:
+    """Write ``tables`` into the docs file at ``path`` (see
+    :func:`splice_into_docs`); True when the file changed."""
+    with open(path, encoding="utf-8") as fh:
+        doc = fh.read()
+    new = splice_into_docs(doc, tables, where=path)
+    if new == doc:
+        return False
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(new)
+    return True
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -276,6 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="matches whose key (table/game/A-vs-B) matches, e.g. 'levels/.*/level3'")
     p.add_argument("--max-minutes", type=float, default=None)
     p.add_argument("--report", action="store_true", help="print the tables; play nothing")
+    p.add_argument("--docs", default=None, metavar="FILE",
+                   help="also write the tables into FILE between its acceptance markers "
+                        "(docs/ai.md)")
     return p
 
 
@@ -294,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"acceptance: --only {args.only!r} selects no match; keys look like "
                   f"{plan()[0].key}", file=sys.stderr)
             return 2
+    if args.docs and args.only:
+        print("acceptance: --docs writes the whole acceptance; it cannot take --only",
+              file=sys.stderr)
+        return 2
     if not args.report:
         try:
             steps = sorted({int(x) for x in args.steps.split(",") if x.strip()} | {args.games})
@@ -305,7 +352,16 @@ def main(argv: list[str] | None = None) -> int:
         deadline = None if args.max_minutes is None else time.time() + 60 * args.max_minutes
         run(matches, args.dir, steps, max(1, args.jobs), deadline,
             log=lambda s: print(s, flush=True))
-    print(report(args.dir, matches))
+    tables = report(args.dir, matches)
+    print(tables)
+    if args.docs:
+        try:
+            changed = update_docs(args.docs, tables)
+        except (OSError, ValueError) as exc:
+            print(f"acceptance: --docs: {exc}", file=sys.stderr)
+            return 2
+        print(f"acceptance: {args.docs} {'updated' if changed else 'already up to date'}",
+              file=sys.stderr)
     return 0
 
 
