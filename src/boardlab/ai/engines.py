@@ -57,7 +57,7 @@ LEVELS: tuple[Level, ...] = (
           "640 simulations a move: about 1,000-1,200 Elo above level 1; "
           "0.1-0.6 s a move (median, by game)"),
     Level(5, 2560, None, True,
-          "2,560 simulations a move, the strongest level: 250-400 Elo above level 4; "
+          "2,560 simulations a move, the strongest level: 250-650 Elo above level 4; "
           "0.3-2 s a move (median, by game)"),
 )
 
