@@ -147,14 +147,16 @@ def test_the_tables_are_spliced_between_the_markers():
     assert acceptance.splice_into_docs(new, tables) == new  # idempotent
 
 
-@pytest.mark.parametrize("broken", [
-    DOC.replace("<!-- acceptance:end -->\n", ""),                        # no end
-    DOC + "<!-- acceptance:begin -->\n",                                 # two begins
-    DOC.replace("<!-- acceptance:begin -->", "<!-- x -->")
-       .replace("More text.", "More text.\n<!-- acceptance:begin -->"),  # out of order
+@pytest.mark.parametrize("broken, found", [
+    (DOC.replace("<!-- acceptance:end -->\n", ""), "found 1 and 0"),
+    (DOC + "<!-- acceptance:begin -->\n", "found 2 and 1"),
+    (DOC.replace("<!-- acceptance:begin -->", "<!-- x -->")
+        .replace("More text.", "More text.\n<!-- acceptance:begin -->"),
+     "found the end before the begin"),
 ])
-def test_a_page_without_proper_markers_is_refused(broken):
-    with pytest.raises(ValueError, match=r"ai\.md needs exactly one <!-- acceptance:begin"):
+def test_a_page_without_proper_markers_is_refused(broken, found):
+    with pytest.raises(ValueError, match=r"ai\.md needs exactly one <!-- acceptance:begin"
+                                         rf".* \({found}\)$"):
         acceptance.splice_into_docs(broken, "### T\n", where="ai.md")
 
 

@@ -281,9 +281,15 @@ def splice_into_docs(doc: str, tables: str, where: str = "the document") -> str:
     the markers are missing, repeated or out of order: the tables must not
     land in a random place of a hand-written page."""
     begin, end = doc.count(DOCS_BEGIN), doc.count(DOCS_END)
-    if begin != 1 or end != 1 or doc.index(DOCS_BEGIN) > doc.index(DOCS_END):
+    if begin != 1 or end != 1:
+        found = f"found {begin} and {end}"
+    elif doc.index(DOCS_BEGIN) > doc.index(DOCS_END):
+        found = "found the end before the begin"
+    else:
+        found = ""
+    if found:
         raise ValueError(f"{where} needs exactly one {DOCS_BEGIN} line followed by one "
-                         f"{DOCS_END} line (found {begin} and {end})")
+                         f"{DOCS_END} line ({found})")
     head, rest = doc.split(DOCS_BEGIN)
     _, tail = rest.split(DOCS_END)
     body = "\n".join("#" + line if line.startswith("#") else line
