@@ -7,7 +7,8 @@ import random
 import pytest
 
 import boardlab
-from boardlab.ai import policies, tactics
+from boardlab.ai import advice, policies, tactics
+from boardlab.games import implo_search, vimbre_search
 
 SIZES = {"implo": 5, "pilo": 5, "robble": 5, "vimbre": 7, "yugo": 5}
 
@@ -30,7 +31,7 @@ def recorded_playout(game, policy, seed):
 # every game with the default and the uniform policy, plus each game-specific
 # policy (default or not) on its own game
 POLICY_CASES = [(name, p) for name in boardlab.GAMES for p in ("auto", "random")] + \
-    [(name, name) for name in boardlab.GAMES if name in policies.POLICIES]
+    [(name, p) for name in boardlab.GAMES for p in advice.advice_for(name).playouts]
 
 
 @pytest.mark.parametrize(("name", "policy_name"), POLICY_CASES)
@@ -53,16 +54,29 @@ def test_vimbre_policy_reaches_the_pairs():
     game = boardlab.new_game("vimbre", 7)
     game.play("d4")
     rng = random.Random(1)
-    actions = {policies.vimbre_pairs(game, rng) for _ in range(200)}
+    actions = {vimbre_search.vimbre_pairs(game, rng) for _ in range(200)}
     assert all(a in set(game.legal_actions()) for a in actions)
     assert any(a >= game.n_points for a in actions)  # two-stone moves
 
 
 def test_unknown_policy():
-    with pytest.raises(ValueError):
-        policies.policy_for("robble", "vimbre")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'vimbre' for robble"):
+        policies.policy_for("robble", "vimbre")   # another game's policy
+    with pytest.raises(ValueError, match="unknown playout policy 'smart'"):
         policies.policy_for("robble", "smart")
+
+
+def test_the_search_advice_comes_from_each_games_plug_in():
+    """The generic search names no game: what it knows of one comes from
+    ``boardlab.games.<game>_search`` (here: the facts docs/ai.md measured)."""
+    assert advice.advice_for("vimbre").default_playout == "vimbre"
+    assert advice.advice_for("vimbre").node_moves is not None
+    assert advice.advice_for("yugo").special is not None
+    assert not advice.advice_for("yugo").scan_by_copy
+    plain = advice.advice_for("robble")
+    assert (plain.default_playout, plain.node_moves, plain.special, dict(plain.playouts)) == \
+        ("random", None, None, {})
+    assert set(policies.policy_names()) == {"random", "implo", "vimbre", "yugo"}
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
@@ -92,7 +106,6 @@ def test_find_win_agrees_with_brute_force(name):
 
 
 def test_vimbre_candidates_are_legal_moves():
-    from boardlab.ai import vimbre_moves
     rng = random.Random(3)
     for _ in range(10):
         game = boardlab.new_game("vimbre", 7)
@@ -103,16 +116,15 @@ def test_vimbre_candidates_are_legal_moves():
         if game.is_over:
             continue
         legal = game.legal_actions()
-        cands = vimbre_moves.candidates(game, legal, rng)
+        cands = vimbre_search.candidates(game, legal, rng)
         assert cands and set(cands) <= set(legal)
 
 
 def test_vimbre_candidates_hold_the_chain_points():
-    from boardlab.ai import vimbre_moves
     # black c1-c4: c5 completes black's chain; for white, c5 is the block
     for mover in ("black", "white"):
         game = boardlab.from_position(f"vimbre 5 5/2X2/2X2/O1X1O/2X2 {mover} first=no")
-        cands = vimbre_moves.candidates(game, game.legal_actions(), random.Random(1), k=4)
+        cands = vimbre_search.candidates(game, game.legal_actions(), random.Random(1), k=4)
         names = [game.action_to_string(a) for a in cands]
         assert any("c5" in m.split(",") for m in names), names
 
@@ -137,7 +149,7 @@ def test_implo_greedy_resolution_takes_the_largest_lead():
                     black, white = probe.marker_scores()
                     leads[action] = (black - white) if me == 0 else (white - black)
                 before = game.position()
-                pick = policies.greedy_resolution(game, list(legal), rng.random)
+                pick = implo_search.greedy_resolution(game, list(legal), rng.random)
                 assert game.position() == before
                 assert leads[pick] == max(leads.values())
                 checked += 1

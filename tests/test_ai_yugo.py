@@ -4,8 +4,9 @@ komi and side choice."""
 from __future__ import annotations
 
 import boardlab
-from boardlab.ai import decisions, yugo_end
-from boardlab.ai.mcts import MCTSAgent
+from boardlab.ai import decisions
+from boardlab.ai.mcts import DECISION_ITERATIONS, MCTSAgent
+from boardlab.games import yugo_search as yugo_end
 
 # 5x5, white button. Black: a two-eyed block on columns a-b (a5 and a3 empty)
 # plus a pawn d3 in white's area with one liberty (d2): white kings d2 and it is
@@ -99,7 +100,7 @@ def test_a_timed_agents_komi_choice_keeps_to_its_time():
     import time
 
     agent = MCTSAgent(seconds=0.1, seed=1)
-    assert agent.decision_budget() == (1000, 0.05)
+    assert agent.decision_budget() == (DECISION_ITERATIONS, 0.05)
     start = time.process_time()
     komi = agent.choose_komi("yugo", 9)
     spent = time.process_time() - start

@@ -472,7 +472,7 @@ def test_cli_docs_cover_every_command():
 
     docs = (Path(__file__).parent.parent / "docs" / "cli.md").read_text()
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    for name in sub.choices:
+    for name in (a.dest for a in sub._choices_actions):  # primary names (analyze is an alias)
         assert f"## {name}" in docs, name
         assert f"boardlab {name}" in docs, name
     assert "python -m boardlab.web" in docs
@@ -488,7 +488,11 @@ def test_rules_prints_the_page_or_says_it_is_missing():
             assert done.returncode == 1
             assert f"no rules page for {name}" in done.stderr
     done = run("rules", "robble")
-    assert done.returncode == 0 and "Rules in our words" in done.stdout
+    assert done.returncode == 0 and "## The rules" in done.stdout
+    # the diagrams are drawn as text boards, not printed as position texts
+    assert "```" not in done.stdout and "robble 5 5/5/2X2" not in done.stdout
+    assert "(After Black c2: c1 removed, b2 pushed to a2, d2 flipped, c3 pushed to c4.)" in done.stdout
+    assert done.stdout.count(" a b c d e") >= 4  # two boards, coordinates above and below
     assert run("rules", "go").returncode == 2
 
 
@@ -514,3 +518,34 @@ def test_a_missing_rules_page_is_reported(monkeypatch, tmp_path, capsys):
         rules.rules_text("yugo")
     assert main(["rules", "yugo"]) == 1
     assert "no rules page for yugo" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- standard input, match output
+def test_check_and_replay_read_standard_input():
+    done = run("check", "-", stdin=SAMPLE)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "<stdin>: 1 game OK"
+    bad = SAMPLE.replace("4. a1", "4. a9")
+    done = run("check", "-", stdin=bad)
+    assert done.returncode == 1 and done.stderr.startswith("boardlab: <stdin>: line 9"), done.stderr
+    done = run("replay", "-", "--no-color", "--ply", "1", stdin=SAMPLE)
+    assert done.returncode == 0 and "robble 4x4 · black Ann, white Bo" in done.stdout, done.stderr
+
+
+def test_check_reads_gzip_from_standard_input():
+    import gzip
+
+    done = subprocess.run([*COMMAND, "check", "-"], input=gzip.compress(SAMPLE.encode()),
+                          capture_output=True, env=ENV, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.decode().strip() == "<stdin>: 1 game OK"
+
+
+def test_match_writes_its_records_under_the_ignored_results_folder(tmp_path):
+    done = run("match", "robble", "--a", "random", "--b", "random", "--games", "1", "--size", "4",
+               "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["results"]  # nothing beside it
+    rec = tmp_path / "results" / "match-robble-random-vs-random.rec"
+    assert rec.is_file() and '[Game "robble"]' in rec.read_text()
+    ignored = (Path(__file__).resolve().parents[1] / ".gitignore").read_text().split()
+    assert "/results/" in ignored

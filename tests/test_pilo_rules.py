@@ -1,6 +1,6 @@
 """Pilo, clause by clause, on hand-built positions.
 
-Rules: ../shared/seeds/pilo.txt, RULES.md (Pilo), src/boardlab/rules/pilo.md.
+Rules: src/boardlab/rules/pilo.md, docs/rules.md (Pilo), docs/games/pilo.md.
 Every expected position, list and score below was worked out by hand from the
 rules (the reasoning is in the comments), not read off the engine.
 

@@ -92,7 +92,7 @@ def start_game(page, game: str, size: int = 5, opponent: str = "computer", color
             page.select_option("#ng-color", color)
     page.click("#ng-start")
     page.wait_for_selector("#board [data-point]")
-    page.wait_for_function("window.boardlab.live() !== null")
+    page.wait_for_function("() => window.boardlab.live() !== null")
     return live(page)
 
 

@@ -52,7 +52,7 @@ def live(page) -> dict:
 
 
 def wait_ply(page, ply: int) -> dict:
-    page.wait_for_function(f"window.boardlab.live() && window.boardlab.live().ply >= {ply}")
+    page.wait_for_function(f"() => window.boardlab.live() && window.boardlab.live().ply >= {ply}")
     return live(page)
 
 
@@ -78,7 +78,7 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
         ann.fill("#ng-name", "Ann")
         ann.select_option("#ng-color", "black")
         ann.click("#ng-start")
-        ann.wait_for_function("location.hash.startsWith('#/play/')")
+        ann.wait_for_function("() => location.hash.startsWith('#/play/')")
         ann.wait_for_selector("#board [data-point]")
         invite = ann.input_value("#invite-link")
         watch = ann.input_value("#spectate-link")
@@ -91,7 +91,7 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
         bob.goto(invite)
         eve.goto(watch)
         for pg in pages:
-            pg.wait_for_function("window.boardlab.live() && document.body.dataset.live === 'socket'")
+            pg.wait_for_function("() => window.boardlab.live() && document.body.dataset.live === 'socket'")
         ann.wait_for_selector('#players [data-seat="1"] .presence[data-connected="yes"]')
         assert "Player 2" in ann.inner_text("#players") and "Ann" in bob.inner_text("#players")
         assert live(bob)["you"] == {"seat": 1, "color": "white"}
@@ -115,12 +115,12 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
             if ply == 3 and not reloaded:  # Bob reloads mid-game: the same link resumes
                 reloaded = True
                 bob.reload()
-                bob.wait_for_function("window.boardlab.live() && document.body.dataset.live === 'socket'")
+                bob.wait_for_function("() => window.boardlab.live() && document.body.dataset.live === 'socket'")
                 assert live(bob)["ply"] == 3
             if ply == 5:  # Eve loses her socket for good: the page falls back to polling
                 eve.evaluate("() => { window.WebSocket = undefined;"
                              " window.__sockets.forEach((s) => s.close()); }")
-                eve.wait_for_function("document.body.dataset.live === 'poll'")
+                eve.wait_for_function("() => document.body.dataset.live === 'poll'")
         assert ply > 5, "the game ended before the socket drop was exercised"
         assert eve.evaluate("document.body.dataset.live") == "poll"  # she followed by polling
         final = [live(pg) for pg in pages]

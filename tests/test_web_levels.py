@@ -4,16 +4,12 @@ plays legal moves to the end of a small game in the real worker process."""
 from __future__ import annotations
 
 import random
-import warnings
 
 import pytest
 
 import boardlab
 from boardlab.web import create_app
-
-with warnings.catch_warnings():  # starlette's note about httpx2 is not ours to act on
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
+from web_support import BrowserClient  # keeps owner tokens as the page does
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -31,7 +27,7 @@ def wait_turn(client, state, timeout=60.0) -> dict:
                                         ("vimbre", "level3")])
 def test_a_level_plays_a_whole_game_against_a_human(tmp_path, game, level):
     rng = random.Random(f"{game}{level}")
-    with TestClient(create_app(tmp_path / "g.sqlite3", engine_workers=1)) as client:
+    with BrowserClient(create_app(tmp_path / "g.sqlite3", engine_workers=1)) as client:
         assert level in [e["name"] for e in client.get("/api/engines").json()]
         r = client.post("/api/games", json={"game": game, "size": 4, "engine": level,
                                             "color": "black"})

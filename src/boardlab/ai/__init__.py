@@ -1,8 +1,9 @@
 """Engines that choose moves: the :class:`Agent` protocol and a registry.
 
-Registered engines: ``random``, ``mcts`` (1 s a move) and ``level1``..``level5``
-(see docs/ai.md); :func:`make_agent` also takes MCTS specs such as
-``mcts:500`` (simulations), ``mcts:0.2s`` or ``mcts:500+2s``. Front ends
+Registered engines: ``random``, ``uct`` (plain UCT, the outside baseline),
+``mcts`` (1 s a move) and ``level1``..``level5`` (see docs/ai.md);
+:func:`make_agent` also takes budgets (:class:`~boardlab.ai.limit.Limit`) such
+as ``mcts:500`` (simulations), ``mcts:0.2s``, ``mcts:500+2s`` or ``uct:0.25s``. Front ends
 (``boardlab play``, the web app) get engines by name and ask :func:`strongest`
 for hints.
 
@@ -15,7 +16,7 @@ True
 >>> ai.make_agent("alphazero")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random, level1, level2, level3, level4, level5, mcts)
+boardlab.errors.OptionError: unknown engine 'alphazero' (engines: random, level1, level2, level3, level4, uct, level5, mcts)
 """
 
 from __future__ import annotations
@@ -74,6 +75,15 @@ def strongest() -> str:
     return agent_names()[-1]
 
 
+def strength(name: str) -> int:
+    """The registered strength of an engine (0: the random mover; more is
+    stronger and, for the search engines, slower); OptionError if unknown."""
+    entry = _REGISTRY.get(name.lower())
+    if entry is None:
+        raise OptionError(f"unknown engine {name!r} (engines: {', '.join(agent_names())})")
+    return entry.strength
+
+
 def describe_agent(name: str) -> str:
     entry = _REGISTRY.get(name.lower())
     return entry.summary if entry else ""
@@ -82,9 +92,9 @@ def describe_agent(name: str) -> str:
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """A new engine by name; OptionError for unknown names."""
     key = name.strip().lower() if isinstance(name, str) else None
-    if key is not None and key.startswith("mcts:"):
+    if key is not None and key.startswith(("mcts:", "uct:", "pymcts", "fmcts", "cmd:", "cmd@")):
         from .engines import make_engine
-        return make_engine(key, seed)
+        return make_engine(name.strip(), seed)  # (a command keeps its case)
     if key not in _REGISTRY:
         raise OptionError(f"unknown engine {name!r} (engines: {', '.join(agent_names())})")
     return _REGISTRY[key].factory(seed)
@@ -102,4 +112,4 @@ def _register_search_engines() -> None:
 _register_search_engines()
 
 __all__ = ["Agent", "RandomAgent", "agent_names", "describe_agent", "make_agent",
-           "register", "strongest"]
+           "register", "strength", "strongest"]

@@ -37,10 +37,10 @@ from dataclasses import dataclass
 import boardlab
 
 from .engines import make_engine
-from .match import MatchResult, MatchSpec, default_out, load_finished, run_match
+from .match import MatchResult, MatchSpec, load_finished, match_file_name, run_match
 from .stats import chained_elo, elo_estimate, format_elo, wilson_interval
 
-GAMES = ("implo", "pilo", "robble", "vimbre", "yugo")
+GAMES = tuple(boardlab.GAMES)
 REQUIRED_GAMES = 200
 WIN_RATE_TARGET = 0.95
 
@@ -57,7 +57,7 @@ class Planned:
         return f"{self.table}/{self.game}/{self.a}-vs-{self.b}"
 
     def path(self, directory: str) -> str:
-        stem = default_out(self.game, self.a, self.b)[len("match-"):-len(".rec")]
+        stem = match_file_name(self.game, self.a, self.b)[len("match-"):-len(".rec")]
         return os.path.join(directory, f"{self.table}-{stem}.rec.gz")
 
 
@@ -98,7 +98,8 @@ def run(matches: list[Planned], directory: str, steps: list[int], jobs: int,
                 continue
             try:
                 result = run_match(m.game, m.a, m.b, target, jobs=jobs, out=path,
-                                   resume=have is not None, on_result=check_time)
+                                   resume=have is not None, on_result=check_time,
+                                   progress=sys.stderr.isatty())
             except _OutOfTime:
                 log(f"{m.key}: stopped by --max-minutes; games so far kept in {path}")
                 return False
@@ -144,7 +145,9 @@ def _length(result: MatchResult) -> str:
 def _timed(engine: str) -> bool:
     """Whether the engine plays on a clock (its moves' wall time is then
     what its limit is about; an iteration budget has no time limit)."""
-    return getattr(make_engine(engine), "seconds", None) is not None
+    agent = make_engine(engine)
+    limit = getattr(agent, "limit", None)
+    return getattr(agent, "seconds", None) is not None or getattr(limit, "seconds", None) is not None
 
 
 def _longest(r: MatchResult, who: str, engine: str) -> str:

@@ -1,10 +1,13 @@
 """Decisions outside the move list: yugo's komi and side choice.
 
-RULES.md (Yugo): "first player names komi, second player picks a color"
-happens before the game. Both choices here rest on the same estimate: the value
+docs/rules.md (Yugo): one player names the komi and the other then picks a
+color, before the game. Both choices here rest on the same estimate: the value
 of yugo's start position for black, ``v(komi)``, the mean return of an MCTS of
-the start position (``search_value``, which says why the mean: +1 black always
-wins, -1 always loses).
+the start position (``boardlab.ai.mcts.search_value`` says why the mean: +1
+black always wins, -1 always loses), by the compiled search
+(:class:`boardlab.fast.search.Search`), which affords enough simulations for
+the estimate to settle (the Python search's 1,000 put 9x9's fair komi
+anywhere from 1 to 18).
 
 * :func:`choose_komi`: the namer wants the game even, because the other player
   then takes the better color; it names the komi whose ``|v(komi)|`` is
@@ -22,32 +25,50 @@ from __future__ import annotations
 
 import boardlab
 
-from .mcts import search_value
+DEFAULT_ITERATIONS = 8000
 
-DEFAULT_ITERATIONS = 2000
+
+def komi_game(name: str | None = None) -> str:
+    """The game these choices are about: ``name`` if it has a ``komi``
+    option, else (no name) the one game that has (yugo). Found from the
+    games' option facts, so the module names no game."""
+    if name is not None:
+        if "komi" not in boardlab.game_class(name).option_defaults:
+            raise ValueError(f"{name} has no komi to name")
+        return name
+    found = [g for g in boardlab.GAMES if "komi" in boardlab.game_class(g).option_defaults]
+    if len(found) != 1:
+        raise ValueError(f"name the game: {', '.join(found) or 'no game'} ha(s/ve) komi")
+    return found[0]
 
 
 def start_value(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0, seconds: float | None = None) -> float:
-    """Black's expected return at yugo's start with this komi (MCTS estimate
-    of ``iterations`` simulations, or ``seconds``, whichever ends first)."""
-    game = boardlab.new_game("yugo", size, komi=int(komi))
-    return search_value(game, iterations=iterations, seed=seed, seconds=seconds)[0]
+                seed: int | None = 0, seconds: float | None = None,
+                game: str | None = None) -> float:
+    """The first color's expected return at the start with this komi (a
+    search of ``iterations`` simulations, or ``seconds``, whichever ends
+    first); ``game``: see :func:`komi_game`."""
+    from ..fast.search import Search
+    start = boardlab.new_game(komi_game(game), size, komi=int(komi))
+    search = Search(start, seed=seed or 0)
+    search.run_for(iterations, seconds)
+    return search.root_value(0)
 
 
 def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                 seed: int | None = 0, low: int | None = None, high: int | None = None,
-                seconds: float | None = None) -> int:
-    """The komi that makes yugo's start as even as this search can tell."""
-    game = boardlab.new_game("yugo", size)
-    n = game.n_points
+                seconds: float | None = None, game: str | None = None) -> int:
+    """The komi that makes the start as even as this search can tell."""
+    game = komi_game(game)
+    start = boardlab.new_game(game, size)
+    n = start.n_points
     lo = -(n // 4) if low is None else low
     hi = n // 2 if high is None else high
     cache: dict[int, float] = {}
 
     def v(k: int) -> float:
         if k not in cache:
-            cache[k] = start_value(k, game.size, iterations, seed, seconds)
+            cache[k] = start_value(k, start.size, iterations, seed, seconds, game)
         return cache[k]
 
     # invariant (when the ends bracket 0): v(lo) > 0 >= v(hi)
@@ -65,6 +86,10 @@ def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
 
 
 def choose_side(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0, seconds: float | None = None) -> str:
-    """The color the second player picks for this komi: ``black`` or ``white``."""
-    return "black" if start_value(komi, size, iterations, seed, seconds) > 0 else "white"
+                seed: int | None = 0, seconds: float | None = None,
+                game: str | None = None) -> str:
+    """The color the second player picks for this komi: the first color if
+    the start favours it, else the second (yugo: ``black`` or ``white``)."""
+    game = komi_game(game)
+    first, second = boardlab.game_class(game).colors
+    return first if start_value(komi, size, iterations, seed, seconds, game) > 0 else second

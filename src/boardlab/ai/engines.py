@@ -1,31 +1,44 @@
-"""Named engines: ``random``, ``mcts`` (with an optional budget), ``level1``..``level5``.
+"""Named engines: ``random``, ``uct``, ``mcts`` (with an optional budget), ``level1``..``level5``.
 
 :func:`make_engine` turns a name into an agent; ``boardlab.ai.make_agent``
 delegates every name other than its own to it. Names:
 
 * ``random``: a uniformly random legal move.
-* ``mcts``: MCTS with the default budget, 1 second a move.
-* ``mcts:BUDGET[,key=value...]``: BUDGET is an iteration count (``mcts:500``)
-  or seconds (``mcts:0.2s``), or both (``mcts:500+2s``: whichever ends
-  first). Keys: ``c`` (exploration), ``playout`` (``auto``, ``random``, or the
-  game's own), ``reuse`` (yes/no), ``scan`` (yes/no: look for one-move wins),
-  ``pw`` (progressive widening ``K/ALPHA``, e.g. ``pw=2/0.5``), ``moves``
-  (``auto``: vimbre's tree uses candidate moves; ``all``: every legal move).
+* ``uct``, ``uct:BUDGET``: plain UCT (:mod:`boardlab.ai.uct`), the outside
+  baseline; BUDGET as for ``mcts`` (default 1 s).
+* ``mcts``, ``mcts:BUDGET[,key=value...]``: the strongest search, MCTS on the
+  compiled core (:mod:`boardlab.ai.fast_mcts`); default 1 s a move. BUDGET is
+  a simulation count (``mcts:5000``), seconds (``mcts:0.25s``) or both
+  (``mcts:5000+2s``: whichever ends first). Keys: ``c`` (exploration),
+  ``solver`` (yes/no: prove wins and losses), ``fpu`` (an unvisited child's
+  value, -1..1; default: try each child once), ``reuse`` (yes/no: keep the
+  subtree of the position reached), ``threads`` (N or ``auto``: root-parallel
+  trees searched at once).
+* ``pymcts:BUDGET[,key=value...]``: the pure-Python MCTS with the games'
+  own playout policies (:mod:`boardlab.ai.mcts`), which the levels use. Keys:
+  ``c``, ``playout`` (``auto``, ``random``, or the game's own), ``reuse``,
+  ``scan`` (yes/no: look for one-move wins), ``pw`` (progressive widening
+  ``K/ALPHA``, e.g. ``pw=2/0.5``), ``moves`` (``auto``: vimbre's tree uses
+  candidate moves; ``all``: every legal move).
+* ``cmd:COMMAND`` / ``cmd@BUDGET:COMMAND``: an outside engine speaking UGI
+  (:mod:`boardlab.ai.external`), e.g. ``cmd:boardlab engine robble``.
 * ``levelN``: the levels of :data:`LEVELS` (docs/ai.md has their measured
-  strengths).
+  strengths): fixed simulation counts of ``pymcts``, so they replay exactly.
 
-Every engine takes ``seed``; with an iteration budget the same seed replays the
+Every engine takes ``seed``; with a simulation budget the same seed replays the
 same moves.
 """
 
 from __future__ import annotations
 
-import math
+import os
 from dataclasses import dataclass
 
 from ..errors import OptionError
 from .agent import BaseAgent, RandomAgent
+from .limit import Limit
 from .mcts import MCTSAgent
+from .uct import UCTAgent
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,7 @@ DEFAULT_SECONDS = 1.0
 
 
 def engine_names() -> list[str]:
-    return ["random", "mcts", *(f"level{lv.number}" for lv in LEVELS)]
+    return ["random", "uct", "mcts", *(f"level{lv.number}" for lv in LEVELS)]
 
 
 def _flag(text: str) -> bool:
@@ -74,27 +87,6 @@ def _flag(text: str) -> bool:
     if text in ("no", "false", "0", "off"):
         return False
     raise ValueError(f"expected yes or no, got {text!r}")
-
-
-def parse_budget(text: str) -> tuple[int | None, float | None]:
-    """``500`` (simulations), ``2s`` / ``0.5s`` (seconds) or both, ``500+2s``
-    (whichever runs out first)."""
-    iterations = seconds = None
-    for part in text.split("+"):
-        part = part.strip()
-        if part.endswith("s"):
-            if seconds is not None:
-                raise ValueError(f"budget {text!r} names seconds twice")
-            seconds = float(part[:-1])
-            if not 0 < seconds < math.inf:
-                raise ValueError(f"budget {text!r}: seconds must be positive and finite")
-        elif part:
-            if iterations is not None:
-                raise ValueError(f"budget {text!r} names simulations twice")
-            iterations = int(part)
-    if iterations is None and seconds is None:
-        raise ValueError(f"empty budget {text!r}")
-    return iterations, seconds
 
 
 def make_engine(name: str, seed: int | None = None) -> BaseAgent:
@@ -120,37 +112,72 @@ def _make(name: str, seed: int | None) -> BaseAgent:
             if level.number == number:
                 return level.make(seed)
         raise OptionError(f"unknown level {name!r}: levels are 1..{len(LEVELS)}")
-    if spec == "mcts" or spec.startswith("mcts:"):
-        head, _, rest = spec.partition(":")
+    if spec.startswith(("cmd:", "cmd@")):
+        from .external import UGIAgent
+        return UGIAgent(name.strip(), seed)
+    if spec == "uct" or spec.startswith("uct:"):
+        rest = spec.partition(":")[2]
+        limit = Limit.parse(rest) if rest else Limit(seconds=DEFAULT_SECONDS)
+        return UCTAgent(limit, seed, name=name.strip())
+    head, _, rest = spec.partition(":")
+    if head in ("mcts", "fmcts"):  # fmcts: the name the compiled search had while it was new
+        from .fast_mcts import FastMCTSAgent
+        limit, items = _budget(rest)
+        kw: dict = {}
+        for key, value in items:
+            if key == "c":
+                kw["c"] = float(value)
+            elif key == "solver":
+                kw["solver"] = _flag(value)
+            elif key == "fpu":
+                kw["fpu"] = float(value)
+            elif key == "reuse":
+                kw["reuse"] = _flag(value)
+            elif key == "threads":
+                kw["threads"] = (os.cpu_count() or 1) if value == "auto" else int(value)
+            else:
+                raise ValueError(f"unknown engine option {key!r} in {name!r} (mcts takes c, "
+                                 "solver, fpu, reuse, threads)")
+        return FastMCTSAgent(limit, seed, name=name.strip(), **kw)
+    if head == "pymcts":
+        limit, items = _budget(rest)
         kwargs: dict = {}
-        iterations, seconds = None, DEFAULT_SECONDS
-        if rest:
-            items = rest.split(",")
-            if "=" not in items[0]:
-                iterations, seconds = parse_budget(items.pop(0))
-            for item in items:
-                key, sep, value = item.partition("=")
-                if not sep:
-                    raise ValueError(f"engine option {item!r} is not key=value")
-                if key == "c":
-                    kwargs["c"] = float(value)
-                elif key == "playout":
-                    kwargs["playout"] = value
-                elif key == "reuse":
-                    kwargs["reuse"] = _flag(value)
-                elif key == "scan":
-                    kwargs["win_scan"] = _flag(value)
-                elif key == "moves":
-                    kwargs["moves"] = value
-                elif key == "pw":
-                    k, _, alpha = value.partition("/")
-                    kwargs["widening"] = (float(k), float(alpha or 0.5))
-                else:
-                    raise ValueError(f"unknown engine option {key!r} in {name!r}")
-        return MCTSAgent(iterations=iterations, seconds=seconds, seed=seed,
+        for key, value in items:
+            if key == "c":
+                kwargs["c"] = float(value)
+            elif key == "playout":
+                kwargs["playout"] = value
+            elif key == "reuse":
+                kwargs["reuse"] = _flag(value)
+            elif key == "scan":
+                kwargs["win_scan"] = _flag(value)
+            elif key == "moves":
+                kwargs["moves"] = value
+            elif key == "pw":
+                k, _, alpha = value.partition("/")
+                kwargs["widening"] = (float(k), float(alpha or 0.5))
+            else:
+                raise ValueError(f"unknown engine option {key!r} in {name!r}")
+        return MCTSAgent(iterations=limit.simulations, seconds=limit.seconds, seed=seed,
                          name=name.strip(), **kwargs)
     raise OptionError(f"unknown engine {name!r} (engines: {', '.join(engine_names())}, "
-                      "mcts:ITERATIONS, mcts:SECONDSs)")
+                      "mcts:SIMULATIONS, mcts:SECONDSs, uct:..., pymcts:...)")
+
+
+def _budget(rest: str) -> tuple[Limit, list[tuple[str, str]]]:
+    """``BUDGET[,key=value...]`` (or just the keys): the limit (default
+    :data:`DEFAULT_SECONDS`) and the key/value pairs."""
+    items = rest.split(",") if rest else []
+    limit = Limit(seconds=DEFAULT_SECONDS)
+    if items and "=" not in items[0]:
+        limit = Limit.parse(items.pop(0))
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"engine option {item!r} is not key=value")
+        pairs.append((key, value))
+    return limit, pairs
 
 
 def register_all() -> None:
@@ -158,8 +185,10 @@ def register_all() -> None:
     (``random`` is registered there already)."""
     from . import register
 
+    register("uct", lambda seed=None: make_engine("uct", seed), strength=45,
+             summary=f"plain UCT (the outside baseline), {DEFAULT_SECONDS:g} s a move")
     register("mcts", lambda seed=None: make_engine("mcts", seed), strength=50,
-             summary=f"MCTS, {DEFAULT_SECONDS:g} s a move")
+             summary=f"MCTS on the compiled core, {DEFAULT_SECONDS:g} s a move")
     for level in LEVELS:
         register(f"level{level.number}", level.make, strength=10 * level.number,
                  summary=level.summary)

@@ -33,7 +33,7 @@ import boardlab
 
 from .. import records
 from .engines import make_engine
-from .stats import EloEstimate, elo_estimate, format_elo
+from .stats import SPRT, EloEstimate, elo_estimate, format_elo
 
 
 # ---------------------------------------------------------------- one game
@@ -299,6 +299,13 @@ class MatchResult:
     seconds: float
     records_path: str | None = None
     resumed: int = 0              # games taken from the records file, not played
+    sprt: SPRT | None = None
+
+    @property
+    def sprt_status(self) -> str | None:
+        """``H1``, ``H0`` or ``continue`` (the game limit came first); None without a test."""
+        e = self.elo
+        return None if self.sprt is None else self.sprt.status(e.wins, e.losses, e.draws)
 
     def by_color(self) -> dict[str, tuple[int, int, int]]:
         """A's W/L/D by the color it started with."""
@@ -335,6 +342,12 @@ class MatchResult:
         lines.append(f"mean length {plies:.1f} moves; longest move A "
                      f"{self.longest_move('A'):.3f} s, B {self.longest_move('B'):.3f} s; "
                      f"wall {self.seconds:.1f} s")
+        if self.sprt is not None:
+            verdict = {"H1": f"H1 accepted: A is at least {self.sprt.elo1:g} Elo stronger",
+                       "H0": f"H0 accepted: A is at most {self.sprt.elo0:g} Elo stronger",
+                       "continue": "undecided at the game limit"}[self.sprt_status or "continue"]
+            lines.append(f"{self.sprt}: LLR {self.sprt.llr(e.wins, e.losses, e.draws):+.2f} "
+                         f"(bounds {self.sprt.lower:.2f}, {self.sprt.upper:.2f}): {verdict}")
         if self.records_path:
             lines.append(f"records: {self.records_path}")
         return "\n".join(lines)
@@ -343,11 +356,14 @@ class MatchResult:
 def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int | None = None,
               options: dict[str, Any] | None = None, seed: int = 1, out: str | None = None,
               resume: bool = False, progress: bool = False,
-              on_result: Callable[[GameResult], None] | None = None) -> MatchResult:
+              on_result: Callable[[GameResult], None] | None = None,
+              sprt: SPRT | None = None) -> MatchResult:
     """Play (the rest of) a match. With ``resume``, the games already in
     ``out`` count and only the missing rounds are played; otherwise ``out`` is
     started afresh. ``on_result`` is called with each game as it ends (after it
-    is saved)."""
+    is saved). With ``sprt`` the match stops as soon as the test decides
+    (``games`` is then the most it plays); ``progress`` shows a bar with the
+    score, Elo, the test's log-likelihood ratio and an ETA."""
     cls = boardlab.game_class(game)
     size = size or cls.default_size
     options = dict(options or {})
@@ -368,13 +384,21 @@ def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int
         # new games are appended after it
         write_records(out, spec, sorted(done.values(), key=lambda r: r.index))
     appender = _Appender(out, spec, fresh=not done)
-    for r in _play_all(spec.tasks(todo), jobs):
-        appender.add(r)
-        results.append(r)
-        if progress:
-            _progress(results, games)
-        if on_result is not None:
-            on_result(r)
+    bar = _Progress(games, len(done), sprt) if progress else None
+    try:
+        if not _decided(results, sprt):
+            for r in _play_all(spec.tasks(todo), jobs):
+                appender.add(r)
+                results.append(r)
+                if bar is not None:
+                    bar.update(results)
+                if on_result is not None:
+                    on_result(r)
+                if _decided(results, sprt):
+                    break
+    finally:
+        if bar is not None:
+            bar.close()
     results.sort(key=lambda r: r.index)
     if out is not None:
         write_records(out, spec, results)
@@ -382,7 +406,7 @@ def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int
     losses = sum(r.a_result == 0 for r in results)
     draws = len(results) - wins - losses
     return MatchResult(spec.game, size, a, b, results, elo_estimate(wins, losses, draws),
-                       time.perf_counter() - start, out, resumed=len(done))
+                       time.perf_counter() - start, out, resumed=len(done), sprt=sprt)
 
 
 def _play_all(tasks: list[tuple], jobs: int):
@@ -396,11 +420,38 @@ def _play_all(tasks: list[tuple], jobs: int):
         yield from pool.imap_unordered(play_game, tasks)
 
 
-def _progress(results: list[GameResult], total: int) -> None:
-    s = sum(r.a_result for r in results)
-    print(f"\r{len(results)}/{total} games, A score {s:g}", end="", file=sys.stderr, flush=True)
-    if len(results) == total:
-        print(file=sys.stderr)
+def _wld(results: list[GameResult]) -> tuple[int, int, int]:
+    wins = sum(r.a_result == 1 for r in results)
+    losses = sum(r.a_result == 0 for r in results)
+    return wins, losses, len(results) - wins - losses
+
+
+def _decided(results: list[GameResult], sprt: SPRT | None) -> bool:
+    return sprt is not None and bool(results) and sprt.status(*_wld(results)) != "continue"
+
+
+class _Progress:
+    """A tqdm bar on stderr: games, W-L-D, Elo so far, the SPRT's LLR, ETA."""
+
+    def __init__(self, total: int, done: int, sprt: SPRT | None) -> None:
+        from tqdm import tqdm
+
+        self.sprt = sprt
+        self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                        dynamic_ncols=True, smoothing=0.1)
+
+    def update(self, results: list[GameResult]) -> None:
+        wins, losses, draws = _wld(results)
+        post = f"A {wins}-{losses}-{draws}"
+        if results:
+            post += f", Elo {format_elo(elo_estimate(wins, losses, draws).elo)}"
+        if self.sprt is not None:
+            post += f", LLR {self.sprt.llr(wins, losses, draws):+.2f} ({self.sprt.lower:.2f}, {self.sprt.upper:.2f})"
+        self.bar.set_postfix_str(post, refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -415,10 +466,27 @@ def _option(text: str) -> tuple[str, Any]:
         return key, value
 
 
-def default_out(game: str, a: str, b: str) -> str:
+#: Where a match's records go without --out: a folder .gitignore leaves out, so a
+#: match run in a checkout does not litter it with untracked files.
+RESULTS_DIR = "results"
+
+
+def _sprt(text: str) -> SPRT:
+    try:
+        return SPRT.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def match_file_name(game: str, a: str, b: str) -> str:
+    """``match-GAME-A-vs-B.rec``, the names cleaned to letters, digits and dots."""
     def clean(x: str) -> str:
         return re.sub(r"[^A-Za-z0-9.]+", "-", x).strip("-")
     return f"match-{clean(game)}-{clean(a)}-vs-{clean(b)}.rec"
+
+
+def default_out(game: str, a: str, b: str) -> str:
+    return os.path.join(RESULTS_DIR, match_file_name(game, a, b))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -426,7 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Play engine A against engine B.")
     p.add_argument("game", help=f"one of {', '.join(boardlab.GAMES)}")
     p.add_argument("--a", required=True, metavar="ENGINE",
-                   help="random, mcts, mcts:ITERATIONS, mcts:SECONDSs, level1..level5")
+                   help="random, uct, mcts, level1..level5, or a budget: mcts:500, uct:0.25s")
     p.add_argument("--b", required=True, metavar="ENGINE")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -435,13 +503,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game option, e.g. pie=no or komi=6 (repeatable)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None,
-                   help="records file (default match-GAME-A-vs-B.rec; '-' for none; "
-                        "gzip when it ends in .gz)")
+                   help="records file (default results/match-GAME-A-vs-B.rec, the folder "
+                        "made if needed; '-' for none; gzip when it ends in .gz)")
     p.add_argument("--resume", action="store_true",
                    help="keep the games already in the records file and play the rest")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a records file that already holds games")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1[,ALPHA,BETA]",
+                   help="stop as soon as a sequential test decides between A being ELO0 and "
+                        "ELO1 Elo stronger (alpha = beta = 0.05 by default); --games is then "
+                        "the most games played")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
@@ -453,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or default_out(args.game, args.a, args.b)
     if out == "-":
         out = None
+    if args.out is None and out:
+        os.makedirs(os.path.dirname(out), exist_ok=True)
     if out and not (args.resume or args.overwrite) and os.path.isfile(out) \
             and os.path.getsize(out) > 0:
         print(f"boardlab match: {out} already holds games: --resume continues that match, "
@@ -461,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         match = run_match(args.game, args.a, args.b, args.games, jobs=max(1, args.jobs),
                           size=args.size, options=dict(args.option), seed=args.seed,
-                          out=out, resume=args.resume,
+                          out=out, resume=args.resume, sprt=args.sprt,
                           progress=not args.quiet and sys.stderr.isatty())
     except (ValueError, boardlab.BoardlabError) as exc:
         print(f"boardlab match: {exc}", file=sys.stderr)

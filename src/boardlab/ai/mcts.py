@@ -8,7 +8,7 @@ Correctness for these games
   a color acting several times in a row (implo's resolution steps, yugo's
   ``mark`` ... ``done``) is handled with no alternation assumption.
 * The pie ``swap`` is decided by the person to move, who then owns the *other*
-  color (RULES.md: the players exchange colors, the same color moves next). So
+  color (docs/rules.md: the players exchange colors, the same color moves next). So
   the swap edge is valued with the other color's return: swap is chosen exactly
   when the search rates the position better for the color just played than
   for the color to move.
@@ -46,18 +46,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.game import Game
-from . import vimbre_moves, yugo_end
+from .advice import advice_for
 from .agent import BaseAgent
 from .comments import SearchComment
-from .policies import POLICIES, policy_for
+from .policies import policy_for, policy_names
 from .tactics import find_win
 
 INF = float("inf")
-#: The most simulations one estimate of a komi / side choice spends (a choice
-#: makes ~10 estimates: more would keep a player waiting before move one).
-DECISION_ITERATIONS = 1000
-#: ... and the most seconds (so a big board's choice stays under half a minute).
-DECISION_SECONDS = 2.5
+#: The simulations of one estimate of a komi / side choice, in the compiled
+#: search (:func:`boardlab.ai.decisions.start_value`): 8,000 take 0.1-0.6 s
+#: on 5x5-13x13, and a choice makes ~10 estimates.
+DECISION_ITERATIONS = 8000
+#: ... and the most seconds of one estimate (19x19's choice stays near 10 s).
+DECISION_SECONDS = 1.0
 
 
 class Node:
@@ -121,9 +122,10 @@ class MCTSAgent(BaseAgent):
         if widening is not None and not (0 < widening[0] < math.inf and 0 <= widening[1] <= 1):
             raise ValueError(f"progressive widening k/alpha needs k > 0 and 0 <= alpha <= 1, "
                              f"got {widening[0]}/{widening[1]}")
-        if playout != "auto" and playout not in POLICIES:
+        known = policy_names()
+        if playout != "auto" and playout not in known:
             raise ValueError(f"unknown playout policy {playout!r} "
-                             f"(known: {', '.join(sorted(POLICIES))}, auto)")
+                             f"(known: {', '.join(sorted(known))}, auto)")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
@@ -144,7 +146,7 @@ class MCTSAgent(BaseAgent):
         self._root_position = ""
         self._policy_cache: tuple[str, object] | None = None
         self._observer = None      # called with each finished simulation's game
-        self._yugo_plan: tuple[str, list[int]] | None = None
+        self._special_memo: dict = {}  # the game's special moves keep their plans here
 
     # ------------------------------------------------------------ interface
     def reset(self) -> None:
@@ -176,7 +178,7 @@ class MCTSAgent(BaseAgent):
         if root is None:
             root = Node(game.current_player, self._node_moves(game.copy(history=False)))
         info.reused = root.n
-        special = self._special(game) if game.name == "yugo" else None
+        special = self._special(game)
         if special is not None:
             action = special
             root = Node(game.current_player, list(legal))
@@ -217,24 +219,22 @@ class MCTSAgent(BaseAgent):
 
     # hooks of the boardlab.ai.Agent protocol for yugo's pre-game choice
     def decision_budget(self) -> tuple[int, float]:
-        """Budget of each estimate in a komi / side choice: the agent's own
-        iteration budget up to :data:`DECISION_ITERATIONS`, and at most
-        :data:`DECISION_SECONDS` (a time-limited agent: half its move time, if
-        less), whichever ends first. A komi choice makes about log2(size²) + 2
-        estimates: about 5 s of CPU on 9x9 at level 5, where the simulations
-        bind; on 19x19 the seconds bind (1,000 simulations take ~7 s there),
-        so the wait before move one stays under half a minute."""
-        iterations = min(self.iterations or DECISION_ITERATIONS, DECISION_ITERATIONS)
+        """Budget of each estimate in a komi / side choice:
+        :data:`DECISION_ITERATIONS` simulations of the compiled search and at
+        most :data:`DECISION_SECONDS` (a time-limited agent: half its move
+        time, if less), whichever ends first. The same for every level: naming
+        komi is not part of a level's strength, and a weak level's own budget
+        (level 1: 10 simulations) named komi nobody would (13 on 7x7). A komi
+        choice makes about log2(size²) + 2 estimates: ~2.5 s on 9x9."""
+        iterations = DECISION_ITERATIONS
         seconds = DECISION_SECONDS if self.seconds is None else min(self.seconds / 2,
                                                                     DECISION_SECONDS)
         return iterations, seconds
 
-    def choose_komi(self, game_name: str = "yugo", size: int | None = None) -> int:
+    def choose_komi(self, game_name: str | None = None, size: int | None = None) -> int:
         from .decisions import choose_komi
-        if game_name != "yugo":
-            raise ValueError("only yugo has komi")
         iterations, seconds = self.decision_budget()
-        return choose_komi(size, iterations, self.seed, seconds=seconds)
+        return choose_komi(size, iterations, self.seed, seconds=seconds, game=game_name)
 
     def choose_color(self, komi: int, size: int | None = None) -> str:
         from .decisions import choose_side
@@ -243,18 +243,24 @@ class MCTSAgent(BaseAgent):
 
     def search(self, game: Game, moves: list[int] | None = None,
                seconds: float | None = None,
-               observer: Callable[[Game], None] | None = None) -> Node:
+               observer: Callable[[Game], None] | None = None,
+               root: Node | None = None) -> Node:
         """Run this agent's search from ``game`` and return the root node,
         without choosing a move or touching the kept tree: for analysis and
         for decisions that are not moves (yugo's dead groups and answers).
         ``moves``: the root's candidate actions (default: those the agent's
         own tree would consider). The budget is the agent's iteration limit
         and ``seconds`` (default: its own time limit). ``observer`` is called
-        with the game at the end of every simulation."""
+        with the game at the end of every simulation. ``root``: an empty
+        ``Node(game.current_player, None)`` the caller made, so that it can
+        read the tree while the search runs (analysis streams it); its moves
+        are filled in here."""
         self._setup_game(game)
         if moves is None:
             moves = self._node_moves(game.copy(history=False))
-        root = Node(game.current_player, list(moves))
+        if root is None:
+            root = Node(game.current_player, None)
+        root.untried = list(moves)
         seconds = self.seconds if seconds is None else seconds
         deadline = None if seconds is None else self.clock() + seconds
         saved, self._observer = self._observer, observer
@@ -264,23 +270,12 @@ class MCTSAgent(BaseAgent):
             self._observer = saved
         return root
 
-    # ------------------------------------------------------------ yugo's end
+    # ------------------------------------------------------------ a game's own moves
     def _special(self, game: Game) -> int | None:
-        """Yugo's marking and answering (see :mod:`boardlab.ai.yugo_end`)."""
-        phase = yugo_end.phase(game)
-        if phase == "answer":
-            return yugo_end.answer(game, self)
-        if phase != "mark":
-            return None
-        key = yugo_end.resumed(game).position()
-        if self._yugo_plan is None or self._yugo_plan[0] != key:
-            self._yugo_plan = (key, yugo_end.dead_groups(game, self))
-        legal = set(game.legal_actions())
-        base = 2 * game.n_points + 2
-        for g in self._yugo_plan[1]:
-            if base + g in legal:
-                return base + g
-        return 3 * game.n_points + 2  # done
+        """An action the game's search plug-in makes the agent play without a
+        tree search (yugo's marking and answering: :mod:`boardlab.ai.advice`)."""
+        special = advice_for(game).special
+        return None if special is None else special(game, self, self._special_memo)
 
     # ------------------------------------------------------------ tree reuse
     def _reused_root(self, game: Game) -> Node | None:
@@ -316,13 +311,13 @@ class MCTSAgent(BaseAgent):
     def _setup_game(self, game: Game) -> None:
         key = f"{game.name}/{game.size}"
         if self._policy_cache is None or self._policy_cache[0] != key:
-            self._policy_cache = (key, policy_for(game.name, self.playout_name))
+            self._policy_cache = (key, policy_for(game, self.playout_name))
             self._swap = game.swap_action
             self._root = None
         self._policy = self._policy_cache[1]
         self._prune = None
-        if self.moves == "auto" and game.name == "vimbre":
-            self._prune = vimbre_moves.candidates
+        if self.moves == "auto":
+            self._prune = advice_for(game).node_moves
         self._plies = self.max_plies or 10 * game.n_points + 100
 
     # ------------------------------------------------------------ win scan
@@ -334,8 +329,9 @@ class MCTSAgent(BaseAgent):
         return find_win(game, legal, stop, self.clock)
 
     def _node_moves(self, g: Game) -> list[int]:
-        """The moves a new tree node considers: all legal moves, or for
-        vimbre's long lists the candidates of :mod:`boardlab.ai.vimbre_moves`."""
+        """The moves a new tree node considers: all legal moves, or, where the
+        list is long, the game's ``node_moves`` advice (vimbre's candidates:
+        :mod:`boardlab.ai.advice`)."""
         legal = g.step_actions()
         if self._prune is not None and len(legal) > 60:
             return self._prune(g, legal, self.rng)

@@ -124,6 +124,113 @@ def _wilson_score_interval(p: float, n: int, z: float = Z95) -> tuple[float, flo
     return low, high
 
 
+
+def score_from_elo(elo: float) -> float:
+    """The expected score of a side ``elo`` points stronger (logistic Elo)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """A sequential probability ratio test, as engine-testing frameworks run
+    them (fishtest, cutechess-cli): H0 "A is ``elo0`` stronger than B" against
+    H1 "A is ``elo1`` stronger", with error rates ``alpha`` (accepting H1
+    when H0 holds) and ``beta`` (the reverse). A match stops as soon as the
+    log-likelihood ratio leaves ``(lower, upper)``, so a clear difference is
+    settled in a few dozen games and a close one gets as many as it needs
+    (up to the match's game limit)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)) or self.elo0 >= self.elo1:
+            raise ValueError(f"SPRT needs finite elo0 < elo1, got {self.elo0} and {self.elo1}")
+        for name in ("alpha", "beta"):
+            if not 0 < getattr(self, name) < 0.5:
+                raise ValueError(f"SPRT {name} must be in (0, 0.5), got {getattr(self, name)}")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, wins: int, losses: int, draws: int) -> float:
+        """The log-likelihood ratio of H1 over H0 after these games: the
+        generalised SPRT on the trinomial W/D/L (as fishtest computes it).
+        Under each hypothesis the outcome probabilities are the maximum-
+        likelihood ones whose mean score is that hypothesis's score; the
+        ratio is then exact, not a normal approximation, so a short run of
+        wins is not over-trusted (10 wins of 10 for elo0 0 / elo1 100 gives
+        2.47, the binomial value). A count of zero is taken as 0.001, so the
+        ratio exists from the first game."""
+        games = wins + losses + draws
+        if games == 0:
+            return 0.0
+        counts = [max(c, 1e-3) for c in (losses, draws, wins)]
+        n = sum(counts)
+        freq = [c / n for c in counts]
+        p0 = _mle_with_mean(freq, score_from_elo(self.elo0))
+        p1 = _mle_with_mean(freq, score_from_elo(self.elo1))
+        return sum(c * math.log(b / a) for c, a, b in zip((losses, draws, wins), p0, p1, strict=True)
+                   if c)
+
+    def status(self, wins: int, losses: int, draws: int) -> str:
+        """``"H1"`` (A is at least elo1 stronger, at the test's error rates),
+        ``"H0"``, or ``"continue"``."""
+        llr = self.llr(wins, losses, draws)
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return "continue"
+
+    @classmethod
+    def parse(cls, text: str) -> SPRT:
+        """``ELO0,ELO1`` or ``ELO0,ELO1,ALPHA,BETA`` (``--sprt 300,500``)."""
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) not in (2, 4):
+            raise ValueError(f"SPRT {text!r}: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA")
+        try:
+            values = [float(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"SPRT {text!r}: not numbers") from None
+        return cls(*values)
+
+    def __str__(self) -> str:
+        return f"SPRT elo0 {self.elo0:g}, elo1 {self.elo1:g}, alpha {self.alpha:g}, beta {self.beta:g}"
+
+
+_OUTCOME_SCORES = (0.0, 0.5, 1.0)
+
+
+def _mle_with_mean(freq: list[float], mean: float) -> list[float]:
+    """The distribution over loss/draw/win closest (in likelihood) to the
+    observed frequencies whose mean score is ``mean``: ``p_i = f_i / (1 +
+    t (a_i - mean))`` with ``t`` the root of ``sum p_i (a_i - mean) = 0``,
+    found by bisection on the interval that keeps every ``p_i`` positive."""
+    d = [a - mean for a in _OUTCOME_SCORES]
+    lo, hi = -1.0 / max(d) + 1e-12, 1.0 / -min(d) - 1e-12
+
+    def g(t: float) -> float:
+        return sum(f * x / (1 + t * x) for f, x in zip(freq, d, strict=True))
+
+    for _ in range(200):  # g decreases in t
+        mid = 0.5 * (lo + hi)
+        if g(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    t = 0.5 * (lo + hi)
+    p = [f / (1 + t * x) for f, x in zip(freq, d, strict=True)]
+    total = sum(p)
+    return [x / total for x in p]
+
 def format_elo(x: float) -> str:
     """``+449``, ``-12``, ``0`` (never ``-0``), ``+inf``."""
     if math.isinf(x):
@@ -132,5 +239,5 @@ def format_elo(x: float) -> str:
     return "0" if rounded == 0 else f"{rounded:+d}"
 
 
-__all__ = ["Z95", "EloEstimate", "chained_elo", "elo_estimate", "elo_from_score", "format_elo",
-           "sign_test", "wilson_interval"]
+__all__ = ["SPRT", "Z95", "EloEstimate", "chained_elo", "elo_estimate", "elo_from_score", "format_elo",
+           "score_from_elo", "sign_test", "wilson_interval"]

@@ -21,6 +21,7 @@ def _demo(args: argparse.Namespace) -> int:
         while not game.is_over:
             game.apply_action(rng.choice(game.legal_actions()))
         out = game.outcome
+        assert out is not None  # the loop ran until the game was over
         print(f"== {name} {game.size}x{game.size}: {len(game.history)} moves, "
               f"{out.winner} ({out.termination.value})")
         print(" ".join(game.history))
@@ -70,6 +71,35 @@ def _check(args: argparse.Namespace) -> int:
     from .commands import check
 
     return check(args.files)
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from .engine import run_jsonl, run_ugi
+
+    if args.jsonl:
+        return run_jsonl(args.game, args.seed)
+    if args.game is None:
+        raise boardlab.OptionError("boardlab engine: name the game (or use --jsonl)")
+    return run_ugi(args.game, args.size, dict(args.option), args.seed)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .analyse import run
+
+    return run(args.record, args.engine, args.output, args.plot, args.game, args.jobs,
+               args.seed, args.quiet)
+
+
+def _option(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"option {text!r} is not KEY=VALUE")
+    if value in ("yes", "no"):
+        return key, value == "yes"
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -131,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="show the positions of a game record",
                          description="Show the positions of a record: after every turn, "
                          "or the one after --ply N moves.")
-    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("file", metavar="FILE", help="a record file; - reads standard input")
     rep.add_argument("--ply", type=int, default=None, metavar="N",
                      help="show only the position after N moves (0: the start)")
     rep.add_argument("--game", type=int, default=None, metavar="K",
@@ -143,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Replay and validate every game in the files (gzip "
                          "too); print every error, each with its line and column, and exit "
                          "with status 1 if there was one.")
-    chk.add_argument("files", nargs="+", metavar="FILE")
+    chk.add_argument("files", nargs="+", metavar="FILE", help="a record file; - reads standard input")
     chk.set_defaults(func=_check)
 
     rul = sub.add_parser("rules", help="print a game's rules")
@@ -151,10 +181,42 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"one of {', '.join(boardlab.GAMES)}")
     rul.set_defaults(func=_rules)
 
+    eng = sub.add_parser("engine", help="the engine over a text protocol (UGI, or JSON lines)",
+                         description="Speak UGI on stdin/stdout (ugi, isready, position, go, "
+                         "stop, query, quit; docs/analysis.md), or with --jsonl answer one "
+                         "JSON analysis request per line.")
+    eng.add_argument("game", metavar="GAME", type=_game_name, nargs="?", default=None,
+                     help=f"one of {', '.join(boardlab.GAMES)} (with --jsonl: the default game)")
+    eng.add_argument("--size", type=int, default=None, help="board size (4..19)")
+    eng.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+                     help="a game option, e.g. pie=no or komi=6 (repeatable)")
+    eng.add_argument("--seed", type=int, default=0)
+    eng.add_argument("--jsonl", action="store_true", help="JSON-lines analysis mode")
+    eng.set_defaults(func=_engine)
+
+    ana = sub.add_parser("analyse", aliases=["analyze"], help="review a recorded game with the engine",
+                         description="Search every position of a record; write it with a comment "
+                         "and a glyph per move (?! ? ??) and draw the win-rate graph.")
+    ana.add_argument("record", metavar="RECORD", help="a record file ('-': standard input)")
+    ana.add_argument("--engine", default=None, metavar="mcts[:BUDGET]",
+                     help="the search and its budget per position (default mcts:0.5s)")
+    ana.add_argument("-o", "--output", default=None, metavar="FILE",
+                     help="write the annotated record here ('-': standard output)")
+    ana.add_argument("--plot", default=None, metavar="PNG", help="write the win-rate graph")
+    ana.add_argument("--game", type=int, default=None, metavar="K",
+                     help="which game of a many-game file (from 1)")
+    ana.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    ana.add_argument("--seed", type=int, default=0)
+    ana.add_argument("--quiet", action="store_true", help="no progress bar")
+    ana.set_defaults(func=_analyse)
+
     # These two have their own parsers (boardlab match -h, boardlab serve -h); main()
     # hands them the rest of the command line.
     sub.add_parser("match", help="play engine A against engine B: boardlab match GAME --a "
                    "ENGINE --b ENGINE --games N [--jobs J]", add_help=False)
+    sub.add_parser("study", help="self-play balance study: boardlab study GAME [--sizes 5,7,9] "
+                   "[--engine E] [--games N] [--option komi=0..12] [--out DIR] [--resume]",
+                   add_help=False)
     sub.add_parser("serve", help="serve the browser app (what make run does): boardlab serve "
                    "[--host H] [--port P] [--db PATH]", add_help=False)
 
@@ -172,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["match"]:
         from ..ai.match import main as match_main
         return match_main(argv[1:])
+    if argv[:1] == ["study"]:
+        from ..study.cli import main as study_main
+        return study_main(argv[1:])
     if argv[:1] == ["serve"]:
         from ..web.__main__ import main as serve_main
         return serve_main(argv[1:])

@@ -9,6 +9,7 @@ from .. import records
 from ..core.game import Game
 from ..records import Record, RecordError
 from ..records.model import DECLARED
+from ..records.movetext import variation_texts
 from ..records.text import parse_each
 from ..rules import MissingRulesError, rules_text
 from .render import move_points, render_board
@@ -20,10 +21,22 @@ def _err(text: str) -> None:
     sys.stderr.flush()
 
 
+#: The FILE argument that means standard input (``... | boardlab check -``).
+STDIN = "-"
+
+
+def _label(path: str) -> str:
+    """How messages name a FILE argument."""
+    return "<stdin>" if path == STDIN else path
+
+
 def _read(path: str) -> str | int:
-    """The text of a file (gunzipped if it is gzip, as ``boardlab match`` writes
-    ``.rec.gz``), or an exit status after reporting the problem."""
+    """The text of a file, or of standard input for ``-`` (gunzipped if it is
+    gzip, as ``boardlab match`` writes ``.rec.gz``), or an exit status after
+    reporting the problem."""
     try:
+        if path == STDIN:
+            return records.decode_text(sys.stdin.buffer.read(), "<stdin>")
         return records.read_text(path)
     except OSError as exc:
         _err(f"cannot read {path}: {exc.strerror or exc}")
@@ -41,7 +54,7 @@ def _load(path: str) -> list[Record] | int:
     try:
         return records.parse_all(text)
     except RecordError as exc:
-        _err(f"{path}: {exc}")
+        _err(f"{_label(path)}: {exc}")
         return 1
 
 
@@ -59,18 +72,18 @@ def check(paths: list[str]) -> int:
             continue
         items = parse_each(text)
         if not items:
-            _err(f"{path}: no games found")
+            _err(f"{_label(path)}: no games found")
             status = max(status, 1)
             continue
         errors = [item for item in items if isinstance(item, RecordError)]
         count = len(items) - len(errors)
         games = f"{count} game{'s' if count != 1 else ''} OK"
         if not errors:
-            print(f"{path}: {games}")
+            print(f"{_label(path)}: {games}")
             continue
         for error in errors:
-            _err(f"{path}: {error}")
-        _err(f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''} ({games})")
+            _err(f"{_label(path)}: {error}")
+        _err(f"{_label(path)}: {len(errors)} error{'s' if len(errors) != 1 else ''} ({games})")
         status = max(status, 1)
     return status
 
@@ -100,7 +113,7 @@ def _position(record: Record, game: Game, ply: int, color: bool,
         marked = {p for m in moves for p in move_points(m, game.size)}
     lines.append(f"-- ply {ply}: {title}")
     lines.append(render_board(game, color=color, marked=marked))
-    if game.is_over:
+    if game.outcome is not None:
         lines.append(f"game over: {records.describe(game.outcome)}")
     else:
         status = f"{game.to_move} to move"
@@ -114,6 +127,13 @@ def _position(record: Record, game: Game, ply: int, color: bool,
             lines.append(f"{{{note}}}  (ply {at}: after {record.moves[at - 1]})")
         elif note:
             lines.append(f"{{{note}}}")
+    for at in notes if notes is not None else (ply,):
+        if record.variations.get(at):  # side lines instead of move at + 1
+            before = game.copy()
+            for _ in range(ply - at):
+                before.undo()
+            for text in variation_texts(record, at, before):
+                lines.append(f"variation instead of {record.moves[at]} (move {at + 1}): {text}")
     return "\n".join(lines)
 
 
@@ -127,14 +147,14 @@ def replay(path: str, ply: int | None, number: int | None, color: bool) -> int:
     if isinstance(loaded, int):
         return loaded
     if not loaded:
-        _err(f"{path}: no games found")
+        _err(f"{_label(path)}: no games found")
         return 1
     if number is None:
         number = 1
         if len(loaded) > 1:
-            print(f"{path} holds {len(loaded)} games; showing game 1 (use --game K)")
+            print(f"{_label(path)} holds {len(loaded)} games; showing game 1 (use --game K)")
     if not 1 <= number <= len(loaded):
-        _err(f"{path} holds {len(loaded)} game{'s' if len(loaded) != 1 else ''}; "
+        _err(f"{_label(path)} holds {len(loaded)} game{'s' if len(loaded) != 1 else ''}; "
              f"no game {number}")
         return 2
     record = loaded[number - 1]
@@ -161,13 +181,46 @@ def replay(path: str, ply: int | None, number: int | None, color: bool) -> int:
     return 0
 
 
+def _diagram(block: list[str]) -> list[str]:
+    """A rules page's ``board`` block as text: the board drawn by render_board,
+    with the ``last:``/``marks:`` points marked and the caption under it."""
+    from .. import from_position
+    from ..core import grid
+
+    game = from_position(block[0])
+    index = grid.point_index(game.size)
+    marked: set[int] = set()
+    caption = ""
+    for line in block[1:]:
+        key, _, value = line.partition(":")
+        if key.strip() == "caption":
+            caption = value.strip()
+        else:
+            marked.update(index[p] for p in value.replace(",", " ").split() if p in index)
+    out = ["    " + line for line in render_board(game, marked=marked).splitlines()]
+    return out + ([f"    ({caption})"] if caption else [])
+
+
 def rules(game: str) -> int:
+    """Print a rules page as plain text: the title underlined, diagrams drawn."""
     try:
         text = rules_text(game)
     except MissingRulesError as exc:
         _err(str(exc))
         return 1
-    lines = text.splitlines()
+    lines: list[str] = []
+    block: list[str] | None = None
+    for line in text.splitlines():
+        if block is not None:
+            if line.strip().startswith("```"):
+                lines += _diagram(block)
+                block = None
+            elif line.strip():
+                block.append(line.strip())
+        elif line.strip() == "```board":
+            block = []
+        else:
+            lines.append(line)
     if lines and lines[0].startswith("# "):
         title = lines[0][2:].strip()
         lines[0:1] = [title, "=" * len(title)]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .. import ai, new_game
 from ..core.game import Game
 from ..errors import BoardlabError, IllegalMoveError
+from ..games import view as plugin
 from ..records import Record, describe, format_record
 from ..records.model import continues_turn, turn_state
 from .render import last_turn, move_points, render_board
@@ -32,18 +33,6 @@ commands:
   board        show the board again
   help         this text
   quit         leave (the game is not saved)"""
-
-NOTATION = {
-    "implo": "a point to place a stone (c3), then one @ per patch to resolve: @d4, or "
-             "@d4/e5 to pick which tied group is removed; swap (pie rule)",
-    "yugo": "c3 pawn, kc3 king, button, pass; after two passes: mark c3 ... done, "
-            "then accept or reject",
-    "pilo": "c3 place a disk, c3-c7 move a stack, pass (only when nothing else is legal), "
-            "swap (pie rule)",
-    "vimbre": "c3 one stone, c3,e5 two stones, xd4 flip, pass (only when nothing else is "
-              "legal)",
-    "robble": "c3 place a stone, swap (pie rule)",
-}
 
 _MANY_MOVES = 200
 
@@ -135,6 +124,14 @@ class Session:
         return f"{color} ({self.holder(color).spec})"
 
     @property
+    def mover(self) -> str:
+        """The color to move; asked only while the game is on (an undo reopens it)."""
+        color = self.game.to_move
+        if color is None:
+            raise RuntimeError("the game is over: nobody is to move")
+        return color
+
+    @property
     def over(self) -> bool:
         return self.game.is_over or self.resigned is not None
 
@@ -148,13 +145,15 @@ class Session:
 
     # ------------------------------------------------------------ the pre-game
     def choose_komi(self) -> bool:
-        """Yugo without --komi: the first player names komi, the second picks a color.
+        """A game with komi, without --komi (yugo): the first player names
+        komi, the second picks a color (docs/rules.md).
 
         Returns False if the input ended."""
         first, second = self.people
+        one, two = self.game.colors
         if first.is_human:
             while True:
-                line = self.ask("black (human), name the komi (points added to white's "
+                line = self.ask(f"{one} (human), name the komi (points added to {two}'s "
                                 "score) [0]: ")
                 if line is None:
                     return False
@@ -167,25 +166,25 @@ class Session:
         else:
             hook = getattr(first.agent, "choose_komi", None)
             komi = int(hook(self.name, self.game.size)) if hook else 0
-            self.say(f"black ({first.spec}) names komi {komi}")
+            self.say(f"{one} ({first.spec}) names komi {komi}")
         if second.is_human:
             while True:
-                line = self.ask(f"white (human), komi is {komi}: play black or white? [white]: ")
+                line = self.ask(f"{two} (human), komi is {komi}: play {one} or {two}? [{two}]: ")
                 if line is None:
                     return False
-                pick = line.strip().lower() or "white"
-                if pick in ("b", "black", "w", "white"):
-                    pick = "black" if pick.startswith("b") else "white"
+                pick = line.strip().lower() or two
+                if pick in (one, two, one[0], two[0]):
+                    pick = one if pick[0] == one[0] else two
                     break
-                self.say("answer black or white")
+                self.say(f"answer {one} or {two}")
         else:
             hook = getattr(second.agent, "choose_color", None)
-            pick = hook(komi, self.game.size) if hook else "white"
-            self.say(f"white ({second.spec}) {'keeps white' if pick == 'white' else 'takes black'}")
-        if pick == "black":
+            pick = hook(komi, self.game.size) if hook else two
+            self.say(f"{two} ({second.spec}) {'keeps ' + two if pick == two else 'takes ' + one}")
+        if pick == one:
             self.people.reverse()
             self.say("the players exchange seats: "
-                     f"black is now {self.people[0].spec}, white {self.people[1].spec}")
+                     f"{one} is now {self.people[0].spec}, {two} {self.people[1].spec}")
         self.options["komi"] = komi
         self.game = new_game(self.name, self.size, **self.options)
         return True
@@ -217,19 +216,9 @@ class Session:
         fields = _fields(g)
         mover = g.to_move
         legal = g.legal_moves()
-        if g.name == "yugo":
-            button = fields.get("button", "-")
-            lines.append("button: " + ("not taken yet" if button == "-" else
-                                       f"taken by {button}"))
-            marks = fields.get("marks", "-").replace(",", ", ")
-            if fields.get("phase") == "mark":
-                lines.append(f"both passed: {mover} proposes dead groups to remove: mark "
-                             "<point> for each (its smallest point, in increasing order), "
-                             f"then done. Marked so far: {marks}")
-            elif fields.get("phase") == "answer":
-                lines.append(f"{mover}: accept or reject the proposal to remove: {marks}")
-        if g.name == "implo" and legal and all(m.startswith("@") for m in legal):
-            lines.append(f"{mover} must resolve the patches: " + "  ".join(legal))
+        game_status = plugin.hook(g, "status")
+        if game_status:
+            lines += game_status(g, fields, legal)
         if "swap" in legal:
             lines.append(f"{mover} may play swap (pie rule): take over the other color's "
                          "position")
@@ -249,7 +238,7 @@ class Session:
 
     def prompt(self) -> str:
         number, _ = self.turn()
-        return f"{number}. {self.label(self.game.to_move)}> "
+        return f"{number}. {self.label(self.mover)}> "
 
     def announce(self) -> None:
         g = self.game
@@ -281,7 +270,8 @@ class Session:
         self.say(f"{number}. {mover} ({player.spec}): {' '.join(played)}")
 
     def run(self) -> int:
-        if self.name == "yugo" and "komi" not in self.options and not self.choose_komi():
+        negotiates = "komi" in type(self.game).option_defaults  # the rules: named before play
+        if negotiates and "komi" not in self.options and not self.choose_komi():
             return 0
         self.say("type a move, or help for the commands")
         announced = False
@@ -294,7 +284,7 @@ class Session:
                 line = self.ask("game over> ")
             else:
                 announced = False
-                player = self.holder(self.game.to_move)
+                player = self.holder(self.mover)
                 if not player.is_human:
                     self.engine_turn(player)
                     continue
@@ -319,7 +309,7 @@ class Session:
             return "quit"
         if word in ("help", "?"):
             self.say(HELP)
-            self.say(f"{self.game.name} moves: {NOTATION.get(self.game.name, '')}")
+            self.say(f"{self.game.name} moves: {plugin.view_module(self.game).NOTATION}")
             return None
         if word == "board":
             self.show()
@@ -381,7 +371,7 @@ class Session:
             return
         taken = [g.undo()]
         humans = any(p.is_human for p in self.people)
-        while len(g) and humans and not self.holder(g.to_move).is_human:
+        while len(g) and humans and not self.holder(self.mover).is_human:
             taken.insert(0, g.undo())
         self.say("took back: " + " ".join(taken))
 

@@ -1,7 +1,8 @@
 """Terminal boards: Unicode pieces, coordinates on all sides, ANSI colors.
 
 The pieces come from the game's position text (docs/positions.md), so the
-renderer needs nothing from the engines but ``position()``. Every piece type
+renderer needs nothing from the engines but ``position()``, and what each
+token draws as from the game's view plug-in (:mod:`boardlab.games.view`). Every piece type
 has its own glyph, so a board reads the same without colors (``--no-color``,
 ``NO_COLOR``, or output that is not a terminal). The points of the last turn
 are put in parentheses, and with colors also on a light background.
@@ -28,6 +29,7 @@ from collections.abc import Iterable
 
 from ..core import grid
 from ..core.game import Game
+from ..games import view as plugin
 
 RESET = "\x1b[0m"
 _BOARD_BG = "48;5;180"    # tan wood
@@ -39,27 +41,6 @@ _FG = {
     "edge-black": "1;38;5;16", "edge-white": "1;38;5;231",
 }
 
-#: Per game: position token -> (glyph, color role).
-PIECES: dict[str, dict[str, tuple[str, str]]] = {
-    "implo": {"X": ("●", "black"), "O": ("○", "white"), "x": ("■", "black"),
-              "o": ("□", "white")},
-    "yugo": {"x": ("●", "black"), "o": ("○", "white"), "X": ("◆", "black"),
-             "O": ("◇", "white")},
-    "pilo": {"b": ("●", "blue"), "o": ("○", "orange"), "#": ("▒▒", "block")},
-    "vimbre": {"X": ("●", "black"), "O": ("○", "white")},
-    "robble": {"X": ("●", "black"), "O": ("○", "white")},
-}
-
-LEGENDS: dict[str, str] = {
-    "implo": "● black stone  ○ white stone  ■ black marker  □ white marker",
-    "yugo": "● black pawn  ○ white pawn  ◆ black king  ◇ white king",
-    "pilo": "● blue  ○ orange  ●3 a stack of 3  ▒▒ block",
-    "vimbre": "black joins the ━ edges (top, bottom); white the ║ edges (left, right)",
-    "robble": "● black  ○ white",
-}
-
-#: Games played on the squares (a checkered board) rather than the points.
-SQUARE_GAMES = ("pilo", "robble")
 _POINT_RE = re.compile(r"[a-s](?:1[0-9]|[1-9])")
 
 
@@ -99,14 +80,15 @@ def _cells(game: Game) -> list[tuple[str, str]]:
     """(glyph, role) for every point, from the position text."""
     board = game.position().split()[2]
     tokens = grid.parse_board(board, game.size, ValueError)
-    table = PIECES.get(game.name, {})
+    table = plugin.pieces(game)
     out: list[tuple[str, str]] = []
     for token in tokens:
         if token is None:
             out.append(("·", "empty"))
             continue
         base, _, height = token.partition("(")
-        glyph, role = table.get(base, (base, ""))
+        piece = table.get(base)
+        glyph, role = (piece.glyph, piece.role) if piece else (base, "")
         if height:
             glyph += height.rstrip(")")
         out.append((glyph, role))
@@ -119,9 +101,10 @@ def render_board(game: Game, *, color: bool = False, marked: Iterable[int] = ())
     marked = set(marked)
     cells = _cells(game)
     width = max(len(g) for g, _ in cells)
-    if game.name == "pilo":
-        width = max(width, 2)
-    vimbre = game.name == "vimbre"
+    if any(p.kind == "stack" for p in plugin.pieces(game).values()):
+        width = max(width, 2)  # room for a height digit beside the glyph
+    module = plugin.view_module(game)
+    edges = getattr(module, "EDGES", None)
     inner = size * (width + 1) + 1
     letters = "     " + "".join(f"{grid.FILES[c]:<{width + 1}}" for c in range(size))
     letters = letters.rstrip()
@@ -129,16 +112,16 @@ def render_board(game: Game, *, color: bool = False, marked: Iterable[int] = ())
     def frame(text: str, role: str = "frame") -> str:
         return paint(text, f"{_FG[role]};{_BOARD_BG}", color)
 
-    if vimbre:
-        top = "   " + frame(" " + "━" * inner + " ", "edge-black")
+    if edges:  # the edges belong to the players: drawn in their colors
+        top = "   " + frame(" " + "━" * inner + " ", f"edge-{edges[0]}")
         bottom = top
-        side = ("║", "edge-white")
+        side = ("║", f"edge-{edges[1]}")
     else:
         top = "   " + frame("┌" + "─" * inner + "┐")
         bottom = "   " + frame("└" + "─" * inner + "┘")
         side = ("│", "frame")
     lines = [letters, top]
-    square = game.name in SQUARE_GAMES
+    square = module.BOARD == "squares"
     for row in range(size - 1, -1, -1):
         parts = [frame(*side)]
         open_mark = False  # the cell before is marked and its ")" is still due
@@ -162,5 +145,5 @@ def render_board(game: Game, *, color: bool = False, marked: Iterable[int] = ())
         parts.append(frame(")" if open_mark else " "))
         parts.append(frame(*side))
         lines.append(f"{row + 1:>2} " + "".join(parts) + f" {row + 1}")
-    lines += [bottom, letters, "   " + LEGENDS.get(game.name, "")]
+    lines += [bottom, letters, "   " + module.TERMINAL_LEGEND]
     return "\n".join(lines)

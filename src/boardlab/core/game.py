@@ -40,12 +40,13 @@ Hooks a game implements::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
-from . import grid
+from . import grid, numbers
 from .outcome import Outcome
 
 _CONTAINERS = (list, dict, set, bytearray)
@@ -75,11 +76,26 @@ class Game:
     default_size: ClassVar[int]
     #: option name -> default value; the default's type is the option's type.
     option_defaults: ClassVar[dict[str, Any]] = {}
+    #: numeric option name -> (least, greatest) value allowed. Every int option
+    #: needs one: an unbounded number reaches arithmetic (a komi of 10**309
+    #: overflows ``float()`` when a yugo game is scored), so a caller who
+    #: forgot to bound it would get a crash instead of an OptionError.
+    option_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
     #: names of list attributes that grow by one entry per applied action (like
     #: the undo stack); ``copy(history=False)`` empties them.
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
     #: characters per point in ``str(game)``
     cell_width: ClassVar[int] = 2
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_legal_actions" in cls.__dict__:  # see step_actions
+            cls.step_actions = cls.__dict__["_legal_actions"]  # type: ignore[method-assign]
+        unbounded = [k for k, v in cls.option_defaults.items()
+                     if type(v) is int and k not in cls.option_ranges]
+        if unbounded:
+            raise TypeError(f"{cls.__name__}: int option(s) {', '.join(unbounded)} need a "
+                            "range in option_ranges")
 
     # ------------------------------------------------------------ creation
     def __init__(self, size: int | None = None, **options: Any) -> None:
@@ -98,10 +114,11 @@ class Game:
         if size is None:
             return cls.default_size
         if isinstance(size, bool) or not isinstance(size, int):
-            raise OptionError(f"{cls.name}: size must be an integer, got {size!r}")
+            raise OptionError(f"{cls.name}: size must be an integer, got {_short(size)}")
         if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
+            shown = str(size) if abs(size) < 10 ** numbers.MAX_DIGITS else f"({_short(size)})"
             raise OptionError(
-                f"{cls.name}: size {size} is outside {grid.MIN_SIZE}..{grid.MAX_SIZE}")
+                f"{cls.name}: size {shown} is outside {grid.MIN_SIZE}..{grid.MAX_SIZE}")
         return size
 
     @classmethod
@@ -114,7 +131,12 @@ class Game:
             want = type(cls.option_defaults[key])
             if type(value) is not want:  # bool is an int subclass: compare exactly
                 raise OptionError(
-                    f"{cls.name}: option {key!r} must be {want.__name__}, got {value!r}")
+                    f"{cls.name}: option {key!r} must be {want.__name__}, got {_short(value)}")
+            if want is int:
+                low, high = cls.option_ranges[key]
+                if not low <= value <= high:
+                    raise OptionError(f"{cls.name}: option {key!r} must be {low}..{high}, "
+                                      f"got {_short(value)}")
             out[key] = value
         return out
 
@@ -293,10 +315,6 @@ class Game:
         ply in playouts: see ``__init_subclass__``.)"""
         return self._legal_actions()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "_legal_actions" in cls.__dict__:
-            cls.step_actions = cls.__dict__["_legal_actions"]  # type: ignore[method-assign]
 
     def step(self, action: int) -> None:
         """Play a legal action with no check and no record (search only)."""
@@ -391,8 +409,11 @@ class Game:
         name, size_text, board_text, mover, *rest = tokens
         if name.lower() != cls.name:
             raise PositionError(f"position is for {name!r}, not {cls.name!r}")
-        if not size_text.isdigit():
+        if not (size_text.isascii() and size_text.isdigit()):
             raise PositionError(f"size must be a number, got {size_text!r}")
+        why = numbers.too_long(size_text)
+        if why:
+            raise PositionError(f"size must be {grid.MIN_SIZE}..{grid.MAX_SIZE}, got {why}")
         size = int(size_text)
         if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
             raise PositionError(f"size {size} is outside {grid.MIN_SIZE}..{grid.MAX_SIZE}")
@@ -537,11 +558,26 @@ def _parse_value(key: str, text: str, default: object) -> Any:
             raise PositionError(f"field {key!r} must be yes or no, got {text!r}")
         return text == "yes"
     if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise PositionError(f"field {key!r} must be an integer, got {text!r}") from None
+        if not _INTEGER.fullmatch(text):
+            raise PositionError(f"field {key!r} must be an integer, got {text!r}")
+        why = numbers.too_long(text)
+        if why:
+            raise PositionError(f"field {key!r}: {why}")
+        return int(text)
     return text
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut short: an error message repeats what the caller
+    sent, but not a megabyte of it (or an int too long for ``repr``)."""
+    if isinstance(value, int) and not isinstance(value, bool) \
+            and abs(value) >= 10 ** numbers.MAX_DIGITS:
+        return f"a number of more than {numbers.MAX_DIGITS} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _format_score(value: float) -> str:

@@ -2,7 +2,7 @@
 rays, flood fills and the board part of the position text.
 
 Points are integers ``index = row * size + col`` with row 0 = rank 1 (bottom)
-and col 0 = file ``a`` (left), as ../shared/RULES.md fixes. Tables are built
+and col 0 = file ``a`` (left), as docs/rules.md fixes. Tables are built
 once per size and cached, so the games' hot loops only index tuples.
 """
 
@@ -12,6 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+
+from . import numbers
 
 MIN_SIZE = 4
 MAX_SIZE = 19
@@ -166,7 +168,7 @@ def regions(board: Sequence[int], values: Iterable[int], adj: Sequence[Sequence[
 def group_size_counts(board: Sequence[int], values: Sequence[int], size: int) -> list[Counter]:
     """For each value in ``values``, a Counter of the sizes of its orthogonally
     connected groups on the board."""
-    counts = [Counter() for _ in values]
+    counts: list[Counter[int]] = [Counter() for _ in values]
     index = {v: k for k, v in enumerate(values)}
     for group in regions(board, values, neighbours(size)):
         counts[index[board[group[0]]]][len(group)] += 1
@@ -239,6 +241,9 @@ def parse_board(text: str, size: int, error: Callable[[str], Exception]) -> list
             if m is None:
                 raise error(f"row {row + 1}: unexpected character {row_text[pos]!r} at column {pos + 1}")
             pos = m.end()
+            why = numbers.too_long(m.group(1) or m.group(3) or "")
+            if why:
+                raise error(f"row {row + 1}: {why} at column {m.start() + 1}")
             if m.group(1) is not None:
                 run = int(m.group(1))
                 if run == 0:

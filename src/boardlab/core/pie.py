@@ -1,4 +1,4 @@
-"""The pie rule shared by implo, pilo and robble (RULES.md, Common).
+"""The pie rule shared by implo, pilo and robble (docs/rules.md, Every game).
 
 The swap state is a small int kept by the game:
 

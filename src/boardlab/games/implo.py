@@ -1,7 +1,7 @@
 """Implo: place a stone, then resolve every small territory ("patch") into markers.
 
-Rules: ../shared/seeds/implo.txt and RULES.md (Implo, Common/pie); the full
-text in the project's words is src/boardlab/rules/implo.md.
+Rules: src/boardlab/rules/implo.md (for players), docs/rules.md (Implo, Every
+game) and docs/games/implo.md (actions, positions, engine rulings).
 
 Summary
 -------
@@ -19,7 +19,7 @@ at which you have strictly more marker groups of size ``s`` than the opponent
 (0 if none); higher score wins (SCORE); both 0: more stones wins (STONES);
 still tied: the color that made the last turn loses (LAST_MOVE).
 
-Actions (``n = size * size``, points in RULES.md order)
+Actions (``n = size * size``, points in the order of docs/rules.md)
 -------------------------------------------------------
 * ``0 .. n-1``         placement on point ``i``                          ``c3``
 * ``n + p``            resolve the patch whose smallest point is ``p``   ``@d4``
@@ -198,7 +198,7 @@ class Implo(Game):
                  if board[label] == stone and len(gmem[label]) == size]  # type: ignore[arg-type]
         if len(cands) == 1:
             return points, owner, cands[0], ()
-        choices = sorted((min(gmem[label]), label) for label in cands)  # type: ignore[type-var]
+        choices = sorted((min(gmem[label]), label) for label in cands)  # type: ignore[arg-type]
         return points, owner, -1, tuple(choices)
 
     # ------------------------------------------------------------ core hooks
@@ -214,7 +214,7 @@ class Implo(Game):
         patches = self._patches
         if patches:
             n = self.n_points
-            out = []
+            out: list[int] = []
             for p, (_, _, _, choices) in patches.items():
                 if choices:
                     base = 2 * n + p * n

@@ -1,6 +1,7 @@
 """Pilo: place disks, capture by moving a stack onto an equal enemy stack, own patches.
 
-Rules: ../shared/seeds/pilo.txt, RULES.md (Pilo, Common/pie), src/boardlab/rules/pilo.md.
+Rules: src/boardlab/rules/pilo.md (for players), docs/rules.md (Pilo, Every game)
+and docs/games/pilo.md (notation, positions, engine rulings).
 
 Summary
 -------
@@ -282,7 +283,7 @@ class Pilo(Game):
         if not changed:  # a pass or a swap
             return
         t = self._t
-        touched = set()
+        touched: set[int] = set()
         for p in changed:
             cells[p] = old[p]
             touched.update(t.place_lines[p])
@@ -311,13 +312,15 @@ class Pilo(Game):
             self._pie = pie.after_turn(self._pie)
         player = self._player
         cells = self._cells
+        touched: tuple[int, ...]
         if action < t.n:
             cells[action] = -1 if player else 1
             empty = self._empty
             del empty[empty.index(action)]
             touched = t.place_lines[action]
         elif action < t.pass_action:
-            frm, to, touched = t.moves[action - t.n]
+            # legal actions never reach an off-board (None) entry of t.moves
+            frm, to, touched = t.moves[action - t.n]  # type: ignore[misc]
             h = cells[frm]
             cells[to] = h - 1 if player else h + 1
             cells[frm] = BLOCK
@@ -502,6 +505,7 @@ class Pilo(Game):
                 raise PositionError(
                     "pilo: to-move - (two passes) but a board play exists: "
                     + self._some_play_text())
+            assert last is not None  # a full board always has a last board play
             self._player = 1 - last  # after last's board play, the other moved first
             return
         if passes == 1:

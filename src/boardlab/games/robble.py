@@ -1,6 +1,7 @@
 """Robble: place a stone, push / remove / flip the four neighbours; full board ends.
 
-Rules: ../shared/seeds/robble.txt and RULES.md (Robble, Common/pie).
+Rules: src/boardlab/rules/robble.md (for players), docs/rules.md (Robble, Every
+game) and docs/games/robble.md (notation, positions, engine rulings).
 
 Actions: ``0..n²-1`` place a stone on that point; ``n²`` swap.
 Board cells: 0 empty, 1 black, 2 white, in a bytearray of n²+1 cells whose

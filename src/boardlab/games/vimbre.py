@@ -1,8 +1,8 @@
 """Vimbre: place one or two stones under the diagonal rule, or flip a sandwiched stone;
 join your two edges with an orthogonal chain to win.
 
-Rules: ../shared/seeds/vimbre.txt and RULES.md (Vimbre, Common); the project's
-own wording and every ruling are in src/boardlab/rules/vimbre.md.
+Rules: src/boardlab/rules/vimbre.md (for players), docs/rules.md (Vimbre,
+Every game) and docs/games/vimbre.md (notation, positions, engine rulings).
 
 Summary. Black (top and bottom edges, rows 1 and ``size``) and White (left and
 right edges, columns a and the last one) alternate, Black first. A turn is one of:
@@ -308,7 +308,7 @@ class Vimbre(Game):
             e_add = (r_e & ((ok_l >> 8) | r_w_next)) | (ok_l & r_w_next)
             n_add = (r_n & ((ok_l >> s8) | r_s_up)) | (ok_l & r_s_up)
             fix = nw_bad | (ne_bad << 1) | (e_add << 2) | (n_add << 3)
-            rows = (ok_l | e_add | n_add).to_bytes(n, "little")
+            rows: bytes | bytearray = (ok_l | e_add | n_add).to_bytes(n, "little")
         else:
             fix = nw_bad | (ne_bad << 1)
             rows = ok

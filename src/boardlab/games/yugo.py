@@ -1,7 +1,7 @@
 """Yugo: a finite Go variant with pawns, kings and a button (Luis Bolaños Mures).
 
-Rules: ../shared/seeds/yugo.txt and RULES.md (Yugo, Common); the project's own
-wording and every ruling beyond RULES.md are in src/boardlab/rules/yugo.md.
+Rules: src/boardlab/rules/yugo.md (for players), docs/rules.md (Yugo, Every game)
+and docs/games/yugo.md (notation, positions, every engine ruling).
 
 Summary
 -------
@@ -99,6 +99,9 @@ class Yugo(Game):
     colors = ("black", "white")
     default_size = 9
     option_defaults = {"komi": 0}
+    #: a komi beyond the board's 361 points decides nothing more; the bound
+    #: keeps scoring's arithmetic (and every text that shows it) finite
+    option_ranges = {"komi": (-1000, 1000)}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:
@@ -156,6 +159,7 @@ class Yugo(Game):
         gid = self._gid = [-1] * n
         gst = self._gst = {}
         glib = self._glib = {}
+        ataris: tuple[dict[int, int], dict[int, int]]
         ataris = self._atari0, self._atari1 = {}, {}
         weak = self._weak = [0, 0]
         for c in (0, 1):
@@ -375,7 +379,8 @@ class Yugo(Game):
             self._kings &= ~gone
             self._marks = ()
             self._phase = OVER
-            self._gst = None                     # group tables: rebuilt when next needed
+            # group tables: rebuilt when next needed (the only None; play never reads it)
+            self._gst = None  # type: ignore[assignment]
         else:                                    # reject
             self._marks = ()
             self._phase = PLAY

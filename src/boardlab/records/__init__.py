@@ -43,6 +43,7 @@ from .errors import RecordError
 from .jsonio import from_dict, from_json, to_dict, to_json
 from .model import Record, describe
 from .text import format_all, format_record, parse, parse_all
+from .tree import Node
 
 #: ``records.format(record)`` is the text of one record (paired with :func:`parse`).
 format = format_record
@@ -62,12 +63,18 @@ def read_text(path: str | os.PathLike, *, drop_cut_off: bool = False) -> str:
     it is damaged or not UTF-8 text."""
     with open(path, "rb") as handle:
         data = handle.read()
+    return decode_text(data, os.fspath(path), drop_cut_off=drop_cut_off)
+
+
+def decode_text(data: bytes, name: str, *, drop_cut_off: bool = False) -> str:
+    """The text of the bytes of a record file (gzip or not, as read_text), for
+    input that is not a named file (standard input); ``name`` is used in errors."""
     if data.startswith(_GZIP_MAGIC):
-        data = _gunzip(data, os.fspath(path), drop_cut_off)
+        data = _gunzip(data, name, drop_cut_off)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"{os.fspath(path)}: not UTF-8 text (byte {exc.start})") from None
+        raise RecordError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
 def _gunzip(data: bytes, name: str, drop_cut_off: bool) -> bytes:
@@ -106,6 +113,6 @@ def write(records: Record | Iterable[Record], target: str | os.PathLike | IO[str
 
 
 __all__ = [
-    "Record", "RecordError", "describe", "format", "format_all", "format_record",
+    "Node", "Record", "RecordError", "describe", "format", "format_all", "format_record",
     "from_dict", "from_json", "parse", "parse_all", "read", "read_text", "to_dict", "to_json", "write",
 ]

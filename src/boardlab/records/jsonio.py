@@ -8,12 +8,22 @@
      "result": "white", "termination": "score", "position": null,
      "moves": ["e5", "swap", "d4", "@c3"], "turns": [[0], [1], [2, 3]],
      "comments": {"0": "a comment before the first move", "3": "after move 3"},
-     "tags": {"Event": "club night"}, "scores": {"black": 1.0, "white": 2.0}}
+     "tags": {"Event": "club night"}, "scores": {"black": 1.0, "white": 2.0},
+     "variations": {"2": [{"moves": ["c4", "@c4"], "comments": {"0": "idea", "1": "x"},
+                           "variations": {"1": [{"moves": ["@b4"]}]}}]}}
+
+``variations`` maps a ply count ``k`` to the lines played instead of
+``moves[k]``; each line has the main line's shape: ``moves``, ``comments``
+(``"0"`` before its first move, ``"i"`` after its i-th) and its own
+``variations`` (``"i"``: instead of its ``moves[i]``, i >= 1; the
+alternatives to its first move are the lines beside it). A line is flat,
+so JSON nests only as deep as the variations do.
 
 On input ``format``, ``version``, ``turns`` and ``scores`` are optional and
 ``turns``/``scores`` are ignored (they are recomputed by the replay);
 ``options``, ``players``, ``date``, ``termination``, ``position``,
-``comments`` and ``tags`` are optional too. Unknown keys are an error.
+``comments``, ``tags`` and ``variations`` are optional too. Unknown keys are
+an error.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from itertools import pairwise
 from typing import Any
 
 from .. import from_position, game_class
+from ..core import numbers
 from ..core.game import Game
 from ..core.outcome import Termination
 from ..errors import BoardlabError, GameOverError, IllegalMoveError
@@ -37,11 +48,14 @@ from .model import (
     result_words,
     settle_result,
 )
+from .tree import Node
 
 FORMAT = "boardlab-record"
 VERSION = 1
 _KEYS = {"format", "version", "game", "size", "options", "players", "date", "result",
-         "termination", "position", "moves", "turns", "comments", "tags", "scores"}
+         "termination", "position", "moves", "turns", "comments", "tags", "scores",
+         "variations"}
+_LINE_KEYS = {"moves", "comments", "variations"}
 
 
 def to_dict(record: Record) -> dict[str, Any]:
@@ -64,7 +78,82 @@ def to_dict(record: Record) -> dict[str, Any]:
         "comments": {str(k): v for k, v in sorted(record.comments.items())},
         "tags": record.extra_tags,
         "scores": outcome.scores if outcome is not None else None,
+        "variations": {str(k): [_line_to_dict(n) for n in v]
+                       for k, v in sorted(record.variations.items())},
     }
+
+
+def _line_to_dict(first: Node) -> dict[str, Any]:
+    """A variation (its first node and its line) in the flat JSON shape."""
+    nodes = [first, *first.mainline()]
+    line: dict[str, Any] = {"moves": [n.move for n in nodes]}
+    comments = {str(i + 1): n.comment for i, n in enumerate(nodes) if n.comment}
+    if first.starting_comment:
+        comments = {"0": first.starting_comment, **comments}
+    if comments:
+        line["comments"] = comments
+    alternatives = {str(i): [_line_to_dict(alt) for alt in parent.variations[1:]]
+                    for i, parent in enumerate(nodes[:-1], start=1) if len(parent.variations) > 1}
+    if alternatives:
+        line["variations"] = alternatives
+    return line
+
+
+def _ply_key(key: Any, where: str) -> int:
+    """A JSON object key that must be a ply number (ASCII digits)."""
+    if not (isinstance(key, str) and key.isascii() and key.isdigit()):
+        raise RecordError(f"must map a ply number to lines, got key {key!r}", where=where)
+    if numbers.too_long(key):
+        raise RecordError(f"a ply number must be short, got {numbers.too_long(key)}",
+                          where=where)
+    return int(key)
+
+
+def _lines_from_dict(value: Any, where: str) -> list[Node]:
+    """Nodes from a JSON list of lines; structure only (the replay checks moves)."""
+    if not isinstance(value, list):
+        raise RecordError(f"must be a list of lines, got {value!r}", where=where)
+    return [_line_from_dict(item, f"{where}[{i}]") for i, item in enumerate(value)]
+
+
+def _line_from_dict(data: Any, where: str) -> Node:
+    if not isinstance(data, dict):
+        raise RecordError(f"a line must be an object, got {data!r}", where=where)
+    unknown = sorted(set(data) - _LINE_KEYS)
+    if unknown:
+        raise RecordError(f"unknown key(s): {', '.join(map(str, unknown))}", where=where)
+    moves = data.get("moves")
+    if not isinstance(moves, list) or not moves:
+        raise RecordError("a line needs 'moves', a list of at least one move",
+                          where=f"{where}.moves")
+    for i, move in enumerate(moves):
+        if not isinstance(move, str):
+            raise RecordError(f"a move must be a string, got {move!r}",
+                              where=f"{where}.moves[{i}]")
+    comments = data.get("comments") or {}
+    if not isinstance(comments, dict):
+        raise RecordError(f"must be an object, got {comments!r}", where=f"{where}.comments")
+    notes: dict[int, str] = {}
+    for key, text in comments.items():
+        ply = _ply_key(key, f"{where}.comments")
+        if not isinstance(text, str) or ply > len(moves):
+            raise RecordError(f"comment {key!r}: must be text at 0..{len(moves)}",
+                              where=f"{where}.comments")
+        notes[ply] = text
+    first = Node.line(moves, notes)
+    nodes = [first, *first.mainline()]
+    alternatives = data.get("variations") or {}
+    if not isinstance(alternatives, dict):
+        raise RecordError(f"must be an object, got {alternatives!r}",
+                          where=f"{where}.variations")
+    for key, lines in sorted(alternatives.items(), key=lambda kv: str(kv[0])):
+        ply = _ply_key(key, f"{where}.variations")
+        if not 1 <= ply < len(moves):
+            raise RecordError(f"variations at {key!r}: must be 1..{len(moves) - 1} (the "
+                              "alternatives to a line's first move stand beside it)",
+                              where=f"{where}.variations")
+        nodes[ply - 1].variations.extend(_lines_from_dict(lines, f"{where}.variations.{key}"))
+    return first
 
 
 def to_json(record: Record, indent: int | None = 2) -> str:
@@ -144,7 +233,7 @@ def from_dict(data: dict[str, Any]) -> Record:
         where = f"moves[{i}]"
         if not isinstance(move, str):
             raise RecordError(f"a move must be a string, got {move!r}", where=where)
-        if game.is_over:
+        if game.outcome is not None:
             raise RecordError(f"move {move!r} after the end of the game "
                               f"({describe(game.outcome)})", where=where)
         mover = game.to_move
@@ -168,6 +257,9 @@ def from_dict(data: dict[str, Any]) -> Record:
                 or not isinstance(text, str):
             raise RecordError(f"comments map a ply number to text, got {key!r}: {text!r}",
                               where="comments")
+        if numbers.too_long(key):
+            raise RecordError(f"a ply number must be short, got {numbers.too_long(key)}",
+                              where="comments")
         comments[int(key)] = text
     tags = _want(data, "tags", dict) or {}
     for key, value in tags.items():
@@ -175,10 +267,12 @@ def from_dict(data: dict[str, Any]) -> Record:
             raise RecordError(f"tag {key!r} must be a string", where="tags")
     players = _want(data, "players", dict) or {}
     date = _want(data, "date", str) or UNKNOWN_DATE
+    variations = {_ply_key(k, "variations"): _lines_from_dict(v, f"variations.{k}")
+                  for k, v in (_want(data, "variations", dict) or {}).items()}
     try:
         return assemble(game, start=position, turn_starts=turn_starts, players=players,
                         date=date, result=result, termination=termination, extra=tags,
-                        comments=comments)
+                        comments=comments, variations=variations, start_game=start)
     except RecordError as exc:  # assemble names the field at fault
         raise RecordError(exc.reason, where=exc.where or "record") from None
 
@@ -188,9 +282,41 @@ def from_json(data: str | bytes | dict[str, Any]) -> Record:
     if isinstance(data, dict):
         return from_dict(data)
     try:
-        decoded = json.loads(data)
-    except (TypeError, ValueError) as exc:
+        decoded = json.loads(data, parse_int=_parse_int)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") \
+            from None
+    except (TypeError, ValueError) as exc:  # bytes that are not UTF-8, say
         raise RecordError(f"not JSON: {exc}") from None
     except RecursionError:  # pathologically nested input
         raise RecordError("the record's JSON is nested too deeply to be a record") from None
+    where = _long_number(decoded, "")
+    if where is not None:
+        path, digits = where
+        raise RecordError(numbers.too_long(digits) or "", where=path or "record")
     return from_dict(decoded)
+
+
+class _LongNumber(str):
+    """A JSON integer with too many digits to convert (kept as its text, so
+    the field that holds it can be named)."""
+
+
+def _parse_int(text: str) -> int | _LongNumber:
+    return _LongNumber(text) if numbers.too_long(text) else int(text)
+
+
+def _long_number(value: Any, path: str) -> tuple[str, str] | None:
+    """The path (``options.komi``, ``moves[3]``) and text of the first too-long
+    integer in decoded JSON, or None. Iterative: the depth is json's own."""
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, _LongNumber):
+            return where, str(item)
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k))
+                         for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(item))))
+    return None

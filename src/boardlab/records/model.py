@@ -9,14 +9,17 @@ result against the replayed game and puts the tags in their canonical order.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from ..core import numbers
 from ..core.game import Game
 from ..core.outcome import Outcome, Termination
+from ..errors import GameOverError, IllegalMoveError
 from .errors import RecordError
+from .tree import Node, build_tree, check_variations, split_tree
 
 #: Terminations that the rules never produce: a record states them.
 DECLARED = (Termination.RESIGNATION, Termination.TIMEOUT)
@@ -53,7 +56,11 @@ def parse_option(text: str, default: object) -> Any:
         return text == "yes"
     if isinstance(default, int):
         if not re.fullmatch(r"[+-]?[0-9]+", text):
-            raise ValueError(f"must be a whole number, got {text!r}")
+            shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+            raise ValueError(f"must be a whole number, got {shown}")
+        why = numbers.too_long(text)
+        if why:
+            raise ValueError(why)
         return int(text)
     return text
 
@@ -187,7 +194,11 @@ class Record:
     who holds the color *after* any pie swap, so ``players[result]`` is the
     winner. ``start`` is the set-up position text (the Position tag) or None
     for the game's usual start; ``turn_starts`` the index of each turn's first
-    move. Two records are equal when all of this but the game object is.
+    move. ``variations`` maps a ply count ``k`` to the alternative lines
+    played from the position after ``k`` moves instead of ``moves[k]``
+    (:class:`~boardlab.records.tree.Node` trees, checked and canonical);
+    :meth:`tree` shows everything as one tree. Two records are equal when
+    all of this but the game object is.
     """
 
     game: Game = field(compare=False, repr=False)
@@ -199,6 +210,7 @@ class Record:
     players: dict[str, str]
     start: str | None = None
     turn_starts: list[int] = field(default_factory=list)
+    variations: dict[int, list[Node]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ views
     @property
@@ -252,20 +264,50 @@ class Record:
             game.undo()
         return game
 
+    def tree(self) -> Node:
+        """The whole game as one tree (python-chess's GameNode): the root has no
+        move and the comment before the first move; in every node's
+        ``variations`` the main line comes first. A copy: changing it does not
+        change the record (build a new one with :meth:`from_tree`)."""
+        return build_tree(self.moves, self.comments, self.variations)
+
     # ------------------------------------------------------------ building
+    @classmethod
+    def from_tree(cls, start: Game, root: Node, players: Mapping[str, str] | None = None, *,
+                  date: str | None = None, tags: Mapping[str, str] | None = None,
+                  resigned: str | None = None, timeout: str | None = None) -> Record:
+        """Record the tree ``root`` (as :meth:`tree` gives) played from ``start``
+        (a game at the starting position, e.g. :meth:`start_game`): its main
+        line is the record's moves, the rest its variations. The other
+        arguments are :meth:`from_game`'s. RecordError(where="moves") for an
+        illegal main-line move, where="variations" for a bad variation."""
+        moves, comments, variations = split_tree(root)
+        game = start.copy()
+        for i, move in enumerate(moves):
+            try:
+                game.play(move)
+            except (IllegalMoveError, GameOverError) as exc:
+                raise RecordError(f"main-line move {i + 1}: illegal move {move!r}: "
+                                  f"{exc.reason}", where="moves") from None
+        return cls.from_game(game, players, date=date, tags=tags, comments=comments,
+                             resigned=resigned, timeout=timeout, variations=variations)
+
     @classmethod
     def from_game(cls, game: Game, players: Mapping[str, str] | None = None, *,
                   date: str | None = None, tags: Mapping[str, str] | None = None,
                   comments: Mapping[int, str] | None = None, resigned: str | None = None,
-                  timeout: str | None = None) -> Record:
+                  timeout: str | None = None,
+                  variations: Mapping[int, Sequence[Node]] | None = None) -> Record:
         """Record a finished or unfinished game.
 
         ``players`` maps colors to names (after any swap); ``resigned`` or
         ``timeout`` names the color that resigned or ran out of time (the
         game must then not be over; the other color wins). ``tags`` adds
         other tags (and may carry ``Date``); ``comments`` maps ply counts to
-        comments. The game is copied; its moves since the start (or since it
-        was set up from a position) are the record's moves.
+        comments; ``variations`` maps ply counts to alternative lines
+        (:class:`Node`), replayed and checked. The game is copied; its moves
+        since the start (or since it was set up from a position) are the
+        record's moves.
         """
         game = game.copy()
         start_game = game.copy()
@@ -297,7 +339,8 @@ class Record:
         return assemble(game, start=start,
                         turn_starts=find_turn_starts(start_game, game.action_history),
                         players=players or {}, date=date, result=result,
-                        termination=termination, extra=extra, comments=comments or {})
+                        termination=termination, extra=extra, comments=comments or {},
+                        variations=variations or {}, start_game=start_game)
 
 
 def clean_comment(text: str) -> str:
@@ -310,11 +353,15 @@ def clean_comment(text: str) -> str:
 def assemble(game: Game, *, start: str | None, turn_starts: list[int],
              players: Mapping[str, str], date: str, result: str,
              termination: Termination | None, extra: Mapping[str, str],
-             comments: Mapping[int, str]) -> Record:
+             comments: Mapping[int, str],
+             variations: Mapping[int, Sequence[Node]] | None = None,
+             start_game: Game | None = None, checked: bool = False) -> Record:
     """Build a Record whose result has already been settled; checks names and text.
 
     Each error's ``where`` names the argument at fault (``players``, ``date``,
-    ``tags``, ``comments``), so that JSON input can point at its field.
+    ``tags``, ``comments``, ``variations``), so that JSON input can point at
+    its field. Variations are replayed from ``start_game`` (the game's start,
+    computed when not given) unless ``checked`` says the caller did it.
     """
     cls = type(game)
     for color in players:
@@ -362,6 +409,15 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
             raise RecordError(exc.reason, where="comments") from None
         if text:
             kept[ply] = text
+    lines: dict[int, list[Node]] = {}
+    if variations and checked:
+        lines = {k: list(v) for k, v in sorted(variations.items()) if v}
+    elif variations:
+        if start_game is None:
+            start_game = game.copy()
+            while len(start_game):
+                start_game.undo()
+        lines = check_variations(start_game, game.action_history, variations, clean_comment)
     return Record(game=game, tags=tags, moves=game.history, comments=kept, result=result,
                   termination=termination, players=names, start=start,
-                  turn_starts=list(turn_starts))
+                  turn_starts=list(turn_starts), variations=lines)

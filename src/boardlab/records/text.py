@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import GAMES, from_position, game_class
-from ..core import grid
+from ..core import grid, numbers
 from ..core.game import Game
 from ..core.outcome import Termination
-from ..errors import BoardlabError, GameOverError, IllegalMoveError, OptionError
+from ..errors import BoardlabError, OptionError
 from .errors import RecordError
 from .model import (
     UNFINISHED,
@@ -24,8 +24,6 @@ from .model import (
     Record,
     assemble,
     check_date,
-    continues_turn,
-    describe,
     format_option,
     option_tag,
     parse_option,
@@ -33,11 +31,17 @@ from .model import (
     result_words,
     settle_result,
 )
+from .movetext import MoveText, move_units, read_moves
 
 WIDTH = 80
+
+
+def _shown(text: str) -> str:
+    """``repr(text)`` for an error message, cut short (a tag may be long)."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_TURN_NUMBER = re.compile(r"([0-9]+)\.")
-_ALL_RESULTS = ("black", "white", "blue", "orange", "draw", "*")
 
 
 class _Text:
@@ -187,7 +191,10 @@ def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
     if "Size" in values:
         text = values["Size"]
         if not re.fullmatch(r"[0-9]+", text):
-            raise src.error(at["Size"], f"bad size {text!r}: not a whole number")
+            raise src.error(at["Size"], f"bad size {_shown(text)}: not a whole number")
+        if numbers.too_long(text):
+            raise src.error(at["Size"], f"bad size: {numbers.too_long(text)}; {cls.name} "
+                                        f"boards are {grid.MIN_SIZE}..{grid.MAX_SIZE}")
         size = int(text)
         if not grid.MIN_SIZE <= size <= grid.MAX_SIZE:
             raise src.error(at["Size"], f"bad size {text!r}: {cls.name} boards are "
@@ -202,6 +209,7 @@ def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
             continue
         try:
             options[key] = parse_option(values[tag], default)
+            cls._check_options({key: options[key]})  # its range, reported at its tag
         except ValueError as exc:
             raise src.error(at[tag], f"bad {tag}: {exc}") from None
         if pos_game is not None and pos_game.options[key] != options[key]:
@@ -220,31 +228,6 @@ def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
 
 
 # ---------------------------------------------------------------- the moves
-def _read_word(src: _Text) -> tuple[str, int]:
-    text, start = src.text, src.pos
-    pos = start
-    while pos < len(text) and not text[pos].isspace() and text[pos] not in "{}[":
-        pos += 1
-    src.pos = pos
-    return text[start:pos], start
-
-
-def _read_comment(src: _Text) -> str:
-    text, start = src.text, src.pos
-    pos = start + 1
-    while True:
-        if pos >= len(text):
-            raise src.error(start, "unterminated comment: '{' without a closing '}'")
-        ch = text[pos]
-        if ch == "}":
-            break
-        if ch == "{":
-            raise src.error(pos, "'{' inside a comment: comments cannot nest")
-        pos += 1
-    src.pos = pos + 1
-    return " ".join(text[start + 1:pos].split())
-
-
 def _parse_one(src: _Text) -> Record:
     """Read one game at src.pos (tags first)."""
     tags, first = _read_tags(src)
@@ -275,97 +258,24 @@ def _parse_one(src: _Text) -> Record:
         except ValueError as exc:
             raise src.error(tags.at["Date"], f"bad Date: {exc}") from None
 
-    comments: dict[int, str] = {}
-    turn_starts: list[int] = []
-    turn = 1
-    turn_open = False       # inside a turn (after its first move)
-    numbered_at: int | None = None  # offset of this turn's number, if given
-    while True:
-        src.skip_blanks()
-        if src.at_end():
-            raise src.error(src.pos, "missing result: the moves must end with "
-                                     f"{', '.join(words[:-1])} or *")
-        ch = src.peek()
-        if ch == "{":
-            note = _read_comment(src)
-            if note:
-                ply = len(game)
-                comments[ply] = f"{comments[ply]} {note}" if ply in comments else note
-            continue
-        if ch == "}":
-            raise src.error(src.pos, "'}' without a matching '{'")
-        if ch == "[":
-            raise src.error(src.pos, "missing result before the next tag: the moves must "
-                                     f"end with {', '.join(words[:-1])} or *")
-        word, at = _read_word(src)
-        m = _TURN_NUMBER.match(word)
-        if m is not None:
-            number = int(m.group(1))
-            if turn_open:
-                raise src.error(at, f"turn number '{word[:m.end()]}' in the middle of turn "
-                                    f"{turn}: {game.to_move} has not finished it")
-            if numbered_at is not None:
-                if number != turn:  # "2. 3. c2": the fault is the empty turn 2
-                    raise src.error(numbered_at, f"turn number '{turn}.' has no move "
-                                                 "after it")
-                raise src.error(at, f"turn number '{word[:m.end()]}' given twice")
-            if number != turn:
-                raise src.error(at, f"turn number '{word[:m.end()]}' should be '{turn}.'")
-            numbered_at = at
-            if m.end() == len(word):
-                continue
-            word, at = word[m.end():], at + m.end()
-        if word in _ALL_RESULTS:
-            if numbered_at is not None:
-                raise src.error(numbered_at, f"turn number '{turn}.' has no move after it")
-            if word not in words:
-                raise src.error(at, f"result {word!r} is not a {cls.name} result (use "
-                                    f"{', '.join(words[:-1])} or *)")
-            if result_tag is not None and word != result_tag:
-                raise src.error(at, f"result {word!r} does not match the Result tag "
-                                    f"{result_tag!r}")
-            try:
-                result, term = settle_result(game, word, termination)
-            except Problem as exc:
-                offset = tags.at["Termination"] if exc.field == "termination" else at
-                raise src.error(offset, exc.reason) from None
-            return _finish(src, tags, game, position, turn_starts, comments, result, term)
-        move = word
-        if word.lower() == "mark":
-            # "mark c3" is one move written as two words
-            save = src.pos
-            src.skip_blanks()
-            nxt = src.peek()
-            if nxt and nxt not in "{}[":
-                follow, _ = _read_word(src)
-                if follow in _ALL_RESULTS or _TURN_NUMBER.match(follow):
-                    src.pos = save
-                else:
-                    move = f"{word} {follow}"
-            else:
-                src.pos = save
-        if game.is_over:
-            raise src.error(at, f"move {move!r} after the end of the game "
-                                f"({describe(game.outcome)})")
-        mover = game.to_move
-        try:
-            action = game.string_to_action(move)
-            game.apply_action(action)
-        except GameOverError as exc:  # pragma: no cover - is_over was checked
-            raise src.error(at, f"illegal move {move!r}: {exc.reason}") from None
-        except IllegalMoveError as exc:
-            raise src.error(at, f"illegal move {move!r}: {exc.reason}") from None
-        if not turn_open:
-            turn_starts.append(len(game) - 1)
-        numbered_at = None
-        turn_open = continues_turn(game, mover, game.action_to_string(action))
-        if not turn_open:
-            turn += 1
+    found = read_moves(src, game, words)
+    word, at = found.result, found.result_at
+    if word not in words:
+        raise src.error(at, f"result {word!r} is not a {cls.name} result (use "
+                            f"{', '.join(words[:-1])} or *)")
+    if result_tag is not None and word != result_tag:
+        raise src.error(at, f"result {word!r} does not match the Result tag "
+                            f"{result_tag!r}")
+    try:
+        result, term = settle_result(game, word, termination)
+    except Problem as exc:
+        offset = tags.at["Termination"] if exc.field == "termination" else at
+        raise src.error(offset, exc.reason) from None
+    return _finish(src, tags, game, position, found, result, term)
 
 
-def _finish(src: _Text, tags: _Tags, game: Game, position: str | None,
-            turn_starts: list[int], comments: dict[int, str], result: str,
-            termination: Termination | None) -> Record:
+def _finish(src: _Text, tags: _Tags, game: Game, position: str | None, found: MoveText,
+            result: str, termination: Termination | None) -> Record:
     cls = type(game)
     values = dict(tags.values)
     players = {c: values.get(player_tag(c), "?") for c in cls.colors}
@@ -375,9 +285,10 @@ def _finish(src: _Text, tags: _Tags, game: Game, position: str | None,
                 *(player_tag(c) for c in cls.colors)}
     extra = {k: v for k, v in values.items() if k not in standard}
     try:
-        return assemble(game, start=position, turn_starts=turn_starts, players=players,
-                        date=date, result=result, termination=termination, extra=extra,
-                        comments=comments)
+        return assemble(game, start=position, turn_starts=found.turn_starts,
+                        players=players, date=date, result=result, termination=termination,
+                        extra=extra, comments=found.comments, variations=found.variations,
+                        checked=True)
     except RecordError as exc:  # pragma: no cover - values were checked on the way
         raise src.error(src.pos, exc.reason) from None
 
@@ -475,32 +386,6 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _units(record: Record) -> list[str]:
-    """The move text as unbreakable units (a turn number sticks to its first move)."""
-    units: list[str] = []
-
-    def comment(ply: int) -> None:
-        note = record.comments.get(ply)
-        if note:
-            words = note.split()
-            words[0] = "{" + words[0]
-            words[-1] += "}"
-            units.extend(words)
-
-    comment(0)
-    starts = set(record.turn_starts)
-    turn = 0
-    for i, move in enumerate(record.moves):
-        if i in starts:
-            turn += 1
-            units.append(f"{turn}. {move}")
-        else:
-            units.append(move)
-        comment(i + 1)
-    units.append(record.result)
-    return units
-
-
 def _wrap(units: Iterable[str], width: int = WIDTH) -> list[str]:
     lines: list[str] = []
     line = ""
@@ -520,7 +405,7 @@ def _wrap(units: Iterable[str], width: int = WIDTH) -> list[str]:
 def format_record(record: Record) -> str:
     """The record as text: tags, a blank line, the moves; lines fit in 80 columns."""
     tag_lines = [f"[{name} {_quote(value)}]" for name, value in record.tags.items()]
-    return "\n".join(tag_lines) + "\n\n" + "\n".join(_wrap(_units(record))) + "\n"
+    return "\n".join(tag_lines) + "\n\n" + "\n".join(_wrap(move_units(record))) + "\n"
 
 
 def format_all(records: Iterable[Record]) -> str:

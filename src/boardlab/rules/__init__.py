@@ -1,7 +1,11 @@
 """Each game's rules page, shipped with the package (``boardlab rules GAME``).
 
-The pages are ``boardlab/rules/<game>.md`` (package data): the rules in the
-project's own words, the notation and the rulings.
+The pages are ``boardlab/rules/<game>.md`` (package data), written for
+players: the rules in the project's own words, worked diagrams (fenced
+``board`` blocks holding a position text, drawn by the web app and by
+``boardlab rules``) and how to write moves. What programs need beyond that
+(integer actions, position fields, engine rulings) is in docs/games/ of the
+repository, and the rulings shared by all games in docs/rules.md.
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ from typing import Any
 DEFAULT_DB = "data/boardlab.sqlite3"
 
 
-def create_app(db_path: Any = DEFAULT_DB, engine_workers: int = 1, **options: Any) -> Any:
+def create_app(db_path: Any = DEFAULT_DB, engine_workers: int | None = None,
+               **options: Any) -> Any:
     """The ASGI app (see :func:`boardlab.web.app.create_app`; ``options``:
-    ``engine_timeout``, ``http_rate``)."""
+    ``engine_timeout``, ``http_rate``, ``settings``)."""
     from .app import create_app as _create_app
 
     return _create_app(db_path, engine_workers, **options)

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from .settings import Settings
+
 
 def build_parser() -> argparse.ArgumentParser:
     from . import DEFAULT_DB
@@ -15,11 +17,61 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=DEFAULT_DB,
                    help=f"SQLite database file for saved games (default {DEFAULT_DB})")
-    p.add_argument("--engine-workers", type=int, default=1, metavar="N",
-                   help="processes that compute the computer's moves (default 1; 0: threads)")
+    d = Settings()
+    p.add_argument("--engine-workers", type=int, default=d.engine_workers, metavar="N",
+                   help="processes that compute the computer's moves (default "
+                        f"{d.engine_workers}; 0: threads)")
+    p.add_argument("--engine-timeout", type=float, default=d.engine_timeout, metavar="S",
+                   help=f"seconds an engine call may take (default {d.engine_timeout:g})")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
+    g = p.add_argument_group("access (see docs/web.md, Operating a server)")
+    g.add_argument("--public", action="store_true",
+                   help="games not played by link have no owner: anyone who reaches the "
+                        "server may list, play and delete them")
+    g.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the server answers for, besides localhost and IP "
+                        "addresses (repeatable; '*': any; refuses DNS rebinding)")
+    g.add_argument("--trust-proxy", action="store_true",
+                   help="count clients by X-Forwarded-For (only behind a proxy that sets it)")
+    g.add_argument("--max-games", type=int, default=d.max_games, metavar="N",
+                   help=f"stored games at most (default {d.max_games}); the oldest finished "
+                        "are evicted")
+    g.add_argument("--creation-rate", type=float, nargs=2, default=d.creation_rate,
+                   metavar=("PER_S", "BURST"),
+                   help="new games per client: a second, burst (default "
+                        f"{d.creation_rate[0]:.3g} {d.creation_rate[1]:g})")
+    g.add_argument("--http-rate", type=float, nargs=2, default=d.http_rate,
+                   metavar=("PER_S", "BURST"),
+                   help=f"requests per client: a second, burst (default {d.http_rate[0]:g} "
+                        f"{d.http_rate[1]:g})")
+    g.add_argument("--csp", default=d.csp, metavar="POLICY",
+                   help="the Content-Security-Policy header ('' : none)")
+    g.add_argument("--studies", default=d.studies_dir, metavar="DIR",
+                   help=f"the folder of balance-study reports /studies lists (default "
+                        f"{d.studies_dir})")
+    g.add_argument("--keep-alive", type=float, default=d.keep_alive, metavar="S",
+                   help=f"seconds an idle connection is kept (default {d.keep_alive:g})")
+    g.add_argument("--header-timeout", type=float, default=d.header_timeout, metavar="S",
+                   help=f"seconds a request's headers may take (default {d.header_timeout:g})")
+    g.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
+                   help=f"connections at once; more are answered 503 (default "
+                        f"{d.max_connections})")
     return p
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The server's settings from ``serve``'s arguments."""
+    hosts = ["localhost", *args.allowed_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)  # a name the server was bound by
+    return Settings(public=args.public, allowed_hosts=tuple(hosts), trust_proxy=args.trust_proxy,
+                    http_rate=tuple(args.http_rate), creation_rate=tuple(args.creation_rate),
+                    max_games=args.max_games, engine_workers=args.engine_workers,
+                    engine_warm_up=args.engine_workers > 0,
+                    engine_timeout=args.engine_timeout, csp=args.csp or None,
+                    keep_alive=args.keep_alive, header_timeout=args.header_timeout,
+                    max_connections=args.max_connections, studies_dir=args.studies)
 
 
 def argument_problem(args: argparse.Namespace) -> str | None:
@@ -29,6 +81,15 @@ def argument_problem(args: argparse.Namespace) -> str | None:
     in a traceback."""
     if not 0 <= args.port <= 65535:
         return f"--port {args.port}: a port is 0..65535"
+    for name in ("engine_workers", "max_games", "max_connections"):
+        if getattr(args, name) < (0 if name == "engine_workers" else 1):
+            return f"--{name.replace('_', '-')} {getattr(args, name)}: too small"
+    for name in ("engine_timeout", "keep_alive", "header_timeout"):
+        if not 0 < getattr(args, name) < 10 ** 6:
+            return f"--{name.replace('_', '-')} {getattr(args, name)}: seconds, more than 0"
+    for name in ("creation_rate", "http_rate"):
+        if not all(0 < v < 10 ** 6 for v in getattr(args, name)):
+            return f"--{name.replace('_', '-')}: two numbers, more than 0"
     if args.db != ":memory:":
         db = os.path.expanduser(args.db)
         if os.path.isdir(db):
@@ -51,17 +112,23 @@ def main(argv: list[str] | None = None) -> int:
         import uvicorn
 
         from .app import create_app
+        from .db import DatabaseVersionError
+        from .server import uvicorn_config
     except ImportError as exc:
         print(f"boardlab.web needs the web extra ({exc.name} is missing): "
               "pip install -e '.[web]'  (make run does this)", file=sys.stderr)
         return 2
 
-    app = create_app(args.db, engine_workers=args.engine_workers)
-    print(f"boardlab: serving on http://{args.host}:{args.port}  (games in {args.db})",
+    settings = settings_from(args)
+    try:
+        app = create_app(args.db, settings=settings)
+    except DatabaseVersionError as exc:
+        print(f"boardlab serve: {exc}", file=sys.stderr)
+        return 2
+    mode = "public: anyone may play every game" if settings.public else "games have owners"
+    print(f"boardlab: serving on http://{args.host}:{args.port}  (games in {args.db}; {mode})",
           flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
-                            timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run()
+    uvicorn.Server(uvicorn_config(app, settings, args.host, args.port, args.log_level)).run()
     return 0
 
 

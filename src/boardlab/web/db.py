@@ -12,15 +12,27 @@ may later carry a token.
 
 from __future__ import annotations
 
+import builtins
 import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardlab.errors import BoardlabError
+
+#: the schema this code reads and writes, kept in ``PRAGMA user_version``.
+#: 1: the tables below. (A database written before the version was read has
+#: user_version 0 and a ``schema_info`` row saying 1: it is stamped on open.)
 SCHEMA_VERSION = 1
+
+
+class DatabaseVersionError(BoardlabError):
+    """A database this code cannot use: written by a newer boardlab, or not
+    boardlab's at all. Nothing is changed in it."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -77,16 +89,45 @@ class Store:
         if self.path != ":memory:":
             self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute("PRAGMA synchronous = FULL")
+        try:
+            self._open_schema()
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _open_schema(self) -> None:
+        """Check the schema version before touching anything: create a new
+        database, stamp a version-1 one written before the version was read,
+        and refuse one from a newer boardlab (or another program)."""
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 and tables:
+            info = None
+            if "schema_info" in tables:
+                info = self.conn.execute(
+                    "SELECT value FROM schema_info WHERE key='version'").fetchone()
+            if info is None or info[0] != "1" or not {"games", "moves"} <= tables:
+                raise DatabaseVersionError(
+                    f"{self.path} is not a boardlab database (tables: "
+                    f"{', '.join(sorted(tables))}); pass another --db")
+            version = 1
+            self.conn.execute(f"PRAGMA user_version = {version}")
+        if version > SCHEMA_VERSION:
+            raise DatabaseVersionError(
+                f"{self.path} has schema version {version}, newer than this boardlab's "
+                f"{SCHEMA_VERSION}: upgrade boardlab, or pass another --db")
         self.conn.executescript(_SCHEMA)
         self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('version', ?)",
                           (str(SCHEMA_VERSION),))
+        self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
         self.conn.close()
 
     # ------------------------------------------------------------ writes
     def create(self, game: str, size: int, options: dict, seats: list[dict],
-               meta: dict | None = None, moves: list[str] = (), result: dict | None = None,
+               meta: dict | None = None, moves: Sequence[str] = (), result: dict | None = None,
                status: str = "playing") -> GameRow:
         now = time.time()
         with self._tx():
@@ -151,19 +192,51 @@ class Store:
             "SELECT move FROM moves WHERE game_id=? ORDER BY ply", (gid,))]
         return self._row(row, moves)
 
-    def list(self, limit: int = 200, online: bool = True) -> list[tuple[GameRow, int]]:
+    def list(self, limit: int = 200, online: bool = True,
+             owners: Sequence[str] | None = None) -> list[tuple[GameRow, int]]:
         """Saved games, most recently changed first, with their move counts;
-        ``online=False`` leaves out games played by link (filtered before the
-        limit, so a busy online server cannot crowd out the saved games)."""
-        where = "" if online else " WHERE NOT coalesce(json_extract(g.meta, '$.online'), 0)"
+        ``online=False`` leaves out games played by link, and ``owners`` (token
+        hashes) keeps only the games without an owner and those of these
+        owners (both filtered before the limit, so other people's games cannot
+        crowd out yours)."""
+        where, params = [], []
+        if not online:
+            where.append("NOT coalesce(json_extract(g.meta, '$.online'), 0)")
+        if owners is not None:
+            owners = list(owners)[:500]
+            marks = ",".join("?" * len(owners))
+            where.append("(json_extract(g.meta, '$.owner_hash') IS NULL"
+                         + (f" OR json_extract(g.meta, '$.owner_hash') IN ({marks}))"
+                            if owners else ")"))
+            params += owners
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
         rows = self.conn.execute(
             "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS n"
-            f" FROM games g{where} ORDER BY g.updated DESC LIMIT ?", (limit,)).fetchall()
+            f" FROM games g{clause} ORDER BY g.updated DESC LIMIT ?",
+            (*params, limit)).fetchall()
         return [(self._row(r, []), r["n"]) for r in rows]
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def oldest_finished(self, n: int) -> builtins.list[str]:
+        """The ids of the ``n`` finished games changed longest ago (eviction)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM games WHERE status='over' OR result IS NOT NULL "
+            "ORDER BY updated LIMIT ?", (n,))]
+
+    def waiting_for_computer(self, limit: int = 64) -> builtins.list[str]:
+        """Unfinished games with a computer seat, most recent first: those the
+        server resumes at start-up (it checks whose turn it is)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM games WHERE status='playing' AND result IS NULL "
+            "AND EXISTS (SELECT 1 FROM json_each(games.seats) "
+            "WHERE json_extract(value, '$.kind') = 'computer') "
+            "ORDER BY updated DESC LIMIT ?", (limit,))]
 
     # ------------------------------------------------------------ helpers
     @staticmethod
-    def _row(row: sqlite3.Row, moves: list[str]) -> GameRow:
+    def _row(row: sqlite3.Row, moves: builtins.list[str]) -> GameRow:
         return GameRow(id=row["id"], game=row["game"], size=row["size"],
                        options=json.loads(row["options"]), seats=json.loads(row["seats"]),
                        meta=json.loads(row["meta"] or "{}"),

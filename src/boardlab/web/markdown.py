@@ -1,143 +1,127 @@
-"""A tiny Markdown-to-HTML converter for the rules pages (no dependency).
+"""Markdown to HTML for the rules pages, by markdown-it-py (CommonMark + tables).
 
-It covers what the project's pages use: ``#`` headings, paragraphs, ``-``/``*``
-and numbered lists (one level, with continuation lines), fenced and indented
-code blocks, pipe tables, block quotes, and inline code, bold, italics and
-links. Everything else is escaped and shown as text.
+The renderer is configured to be safe on any input, not only on the pages we
+ship, because the function is a general one and a page is served to browsers:
+
+- raw HTML in the source is escaped, never passed through;
+- a link or image is kept only when its address is relative or uses http,
+  https or mailto. Browsers drop ASCII control characters and blanks from an
+  address before reading its scheme, so the check does too (``\\x01javascript:``
+  is ``javascript:`` to a browser);
+- nesting (quotes in quotes, lists in lists) is capped, so 2,000 nested quotes
+  cannot exhaust the recursion limit; markdown-it's parser is linear on the
+  pathological link and emphasis inputs (tests/test_markdown.py times them).
+
+A fenced block whose info string is ``board`` is a diagram: its first line is
+a position text, the optional lines after it are ``last: c3 d4`` (points to
+mark as the last move), ``marks: e5`` (points to ring) and ``caption: ...``.
+It becomes a ``<figure class="board-diagram">`` carrying the board as JSON
+(the same cells the game page draws), with the position text as the fallback
+the front end replaces by the board drawing (static/board.js).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
+from typing import Any
+from urllib.parse import unquote
 
-_INLINE_CODE = re.compile(r"`([^`]+)`")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ITALIC = re.compile(r"(?<![\w*])[*_](?![\s*_])(.+?)(?<![\s*_])[*_](?![\w*])")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-_LIST_ITEM = re.compile(r"(\s*)([-*+]|\d+[.)])\s+(.*)")
-_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+import boardlab
+from boardlab.core import grid
+from boardlab.errors import BoardlabError
+
+from . import view
+
+#: Deeper block nesting than this is shown as text (CommonMark preset: 20).
+MAX_NESTING = 20
+#: The address schemes a rendered link may use; anything else becomes text.
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
+_INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
 
 
-def inline(text: str) -> str:
-    """Inline markup of one line of text (already unescaped Markdown)."""
-    parts = _INLINE_CODE.split(text)
-    out = []
-    for i, part in enumerate(parts):
-        if i % 2:
-            out.append(f"<code>{html.escape(part)}</code>")
+class DiagramError(BoardlabError):
+    """A ``board`` block of a page that is not a valid diagram (says which and why)."""
+
+
+def safe_link(url: str) -> bool:
+    """True when ``url`` is relative or uses one of SAFE_SCHEMES, read the way a
+    browser reads it (control characters and blanks removed, case ignored).
+
+    markdown-it calls this on the percent-encoded address, so it is decoded
+    first: ``%01javascript:`` is refused too rather than trusted to stay
+    relative."""
+    bare = _INVISIBLE.sub("", unquote(url)).lower()
+    m = _SCHEME.match(bare)
+    return m is None or m.group(1) in SAFE_SCHEMES
+
+
+def diagram(source: str) -> dict[str, Any]:
+    """The JSON a ``board`` block carries: the board of its position text and its
+    marks. DiagramError names the line that is wrong."""
+    lines = [line.strip() for line in source.strip().splitlines() if line.strip()]
+    if not lines:
+        raise DiagramError("empty board diagram (its first line must be a position text)")
+    try:
+        game = boardlab.from_position(lines[0])
+    except BoardlabError as exc:
+        raise DiagramError(f"board diagram {lines[0]!r}: {exc}") from None
+    names = set(grid.point_names(game.size))
+    out: dict[str, Any] = {
+        "game": game.name, "size": game.size, **view.board_facts(game),
+        "cells": view.board_cells(game), "last_points": [], "marks": [], "caption": "",
+        "position": lines[0],
+    }
+    for line in lines[1:]:
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        if not sep or key not in ("last", "marks", "caption"):
+            raise DiagramError(f"board diagram {lines[0]!r}: unknown line {line!r} "
+                               "(expected 'last: ...', 'marks: ...' or 'caption: ...')")
+        if key == "caption":
+            out["caption"] = value.strip()
             continue
-        s = html.escape(part, quote=False)
-        s = _LINK.sub(lambda m: f'<a href="{html.escape(_safe_href(m.group(2)))}">{m.group(1)}</a>', s)
-        s = _BOLD.sub(r"<strong>\1</strong>", s)
-        s = _ITALIC.sub(r"<em>\1</em>", s)
-        out.append(s)
-    return "".join(out)
+        points = value.replace(",", " ").split()
+        bad = [p for p in points if p not in names]
+        if bad:
+            raise DiagramError(f"board diagram {lines[0]!r}: {key}: {', '.join(bad)} "
+                               f"not a point of a {game.size}x{game.size} board")
+        out["last_points" if key == "last" else "marks"] = points
+    return out
 
 
-def _safe_href(href: str) -> str:
-    return "#" if href.lower().startswith(("javascript:", "data:")) else href
+def _fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict,
+           env: EnvType) -> str:
+    token = tokens[idx]
+    if token.info.strip() != "board":
+        return RendererHTML.fence(self, tokens, idx, options, env)
+    data = diagram(token.content)
+    caption = data["caption"]
+    label = caption or f"{data['game']} diagram"
+    return (f'<figure class="board-diagram" data-view="{html.escape(json.dumps(data))}" '
+            f'role="img" aria-label="{html.escape(label)}">'
+            f"<pre>{html.escape(data['position'])}</pre>"
+            + (f"<figcaption>{html.escape(caption)}</figcaption>" if caption else "")
+            + "</figure>\n")
 
 
-def _split_row(line: str) -> list[str]:
-    line = line.strip()
-    line = line.removeprefix("|")
-    if line.endswith("|") and not line.endswith("\\|"):
-        line = line[:-1]
-    cells = re.split(r"(?<!\\)\|", line)
-    return [c.strip().replace("\\|", "|") for c in cells]
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING}).enable("table")
+    md.validateLink = safe_link  # type: ignore[method-assign]
+    md.add_render_rule("fence", _fence)
+    return md
 
 
-def to_html(md: str) -> str:
-    lines = md.replace("\r\n", "\n").split("\n")
-    out: list[str] = []
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        stripped = line.strip()
-        if not stripped:
-            i += 1
-            continue
-        if stripped.startswith("```"):
-            i += 1
-            code = []
-            while i < n and not lines[i].strip().startswith("```"):
-                code.append(lines[i])
-                i += 1
-            i += 1
-            out.append(f"<pre><code>{html.escape(chr(10).join(code))}</code></pre>")
-            continue
-        if line.startswith(("    ", "\t")):
-            code = []
-            while i < n and (lines[i].startswith("    ") or lines[i].startswith("\t")
-                             or not lines[i].strip()):
-                code.append(lines[i][4:] if lines[i].startswith("    ") else lines[i].lstrip("\t"))
-                i += 1
-            while code and not code[-1].strip():
-                code.pop()
-            out.append(f"<pre><code>{html.escape(chr(10).join(code))}</code></pre>")
-            continue
-        m = re.match(r"(#{1,6})\s+(.*?)\s*#*\s*$", stripped)
-        if m:
-            level = len(m.group(1))
-            out.append(f"<h{level}>{inline(m.group(2))}</h{level}>")
-            i += 1
-            continue
-        if stripped.startswith("|") and i + 1 < n and _TABLE_SEP.match(lines[i + 1]):
-            head = _split_row(stripped)
-            i += 2
-            rows = []
-            while i < n and lines[i].strip().startswith("|"):
-                rows.append(_split_row(lines[i]))
-                i += 1
-            t = ["<table><thead><tr>"]
-            t += [f"<th>{inline(c)}</th>" for c in head]
-            t.append("</tr></thead><tbody>")
-            for r in rows:
-                t.append("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>")
-            t.append("</tbody></table>")
-            out.append("".join(t))
-            continue
-        if stripped.startswith(">"):
-            quote = []
-            while i < n and lines[i].strip().startswith(">"):
-                quote.append(lines[i].strip()[1:].lstrip())
-                i += 1
-            out.append(f"<blockquote>{to_html(chr(10).join(quote))}</blockquote>")
-            continue
-        m = _LIST_ITEM.match(line)
-        if m:
-            ordered = m.group(2)[0].isdigit()
-            items: list[str] = []
-            while i < n:
-                m = _LIST_ITEM.match(lines[i])
-                if m and (m.group(2)[0].isdigit()) == ordered and len(m.group(1)) < 2:
-                    items.append(m.group(3).strip())
-                    i += 1
-                elif lines[i].strip() and (lines[i].startswith("  ") or _LIST_ITEM.match(lines[i])):
-                    items[-1] += " " + lines[i].strip()  # continuation or nested item, flattened
-                    i += 1
-                else:
-                    break
-            tag = "ol" if ordered else "ul"
-            out.append(f"<{tag}>" + "".join(f"<li>{inline(it)}</li>" for it in items) + f"</{tag}>")
-            continue
-        para = []
-        while i < n and lines[i].strip() and not _starts_block(lines, i):
-            para.append(lines[i].strip())
-            i += 1
-        if not para:  # a line that looks like a block start but is not one
-            para.append(lines[i].strip())
-            i += 1
-        out.append(f"<p>{inline(' '.join(para))}</p>")
-    return "\n".join(out)
+_MD = _parser()
 
 
-def _starts_block(lines: list[str], i: int) -> bool:
-    s = lines[i].strip()
-    if s.startswith(("```", "#", ">")) or _LIST_ITEM.match(lines[i]):
-        return True
-    if s.startswith("|") and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
-        return True
-    return lines[i].startswith("    ")
+def to_html(text: str) -> str:
+    """HTML for ``text`` (any input is safe to serve, see the module docstring)."""
+    return _MD.render(text)

@@ -17,6 +17,10 @@ import unicodedata
 from starlette.exceptions import HTTPException
 
 TOKEN_HEADER = "x-seat-token"
+#: the saved-games list shows the games whose owner tokens the browser sends here
+OWNER_TOKENS_HEADER = "x-owner-tokens"
+#: owner tokens read from one list request (the page keeps no more)
+MAX_OWNER_TOKENS = 200
 MAX_TOKEN = 128
 MAX_NAME = 40
 #: the largest request body the server reads (a long game record fits easily)
@@ -35,6 +39,15 @@ def matches(stored_hash: str | None, token: str) -> bool:
     if not stored_hash:
         return False
     return hmac.compare_digest(stored_hash, token_hash(token))
+
+
+def owner_tokens(header: str | None) -> list[str]:
+    """The owner tokens a browser sends with the list (comma-separated): at
+    most :data:`MAX_OWNER_TOKENS`, each at most :data:`MAX_TOKEN` long."""
+    if not header:
+        return []
+    out = [t.strip() for t in header.split(",", MAX_OWNER_TOKENS)[:MAX_OWNER_TOKENS]]
+    return [t for t in out if t and len(t) <= MAX_TOKEN]
 
 
 def clean_name(name: str | None, default: str) -> str:
@@ -85,47 +98,6 @@ async def _too_large(send, limit: int) -> None:
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
-
-
-#: what one HTTP connection may send: (requests a second, burst)
-HTTP_RATE = (50.0, 200.0)
-
-
-class ConnectionRateLimit:
-    """ASGI middleware: a token bucket per HTTP connection (client host and port),
-    so one connection cannot flood the server; over the limit it answers 429
-    ``rate_limited``. Generous enough for a page that polls and plays; idle
-    connections' buckets are dropped after a minute."""
-
-    def __init__(self, app, rate: float = HTTP_RATE[0], burst: float = HTTP_RATE[1]) -> None:
-        self.app = app
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[tuple, RateLimit] = {}
-        self.calls = 0
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        key = tuple(scope.get("client") or ("?", 0))
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
-        self.calls += 1
-        if self.calls % 1000 == 0:
-            self._forget_idle(bucket.clock())
-        if not bucket.allow():
-            body = json.dumps({"error": {"code": "rate_limited",
-                                         "message": "too many requests; slow down"}}).encode()
-            await send({"type": "http.response.start", "status": 429,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
-            return
-        await self.app(scope, receive, send)
-
-    def _forget_idle(self, now: float) -> None:
-        for key in [k for k, b in self.buckets.items() if now - b.last > 60.0]:
-            del self.buckets[key]
 
 
 # ---------------------------------------------------------------- WebSocket limits

@@ -11,6 +11,8 @@ from typing import Any, Literal
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+import boardlab
+
 
 # ---------------------------------------------------------------- errors
 class ApiError(Exception):
@@ -39,8 +41,8 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
-ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse},
-          409: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}}
 
 
 # ---------------------------------------------------------------- request / response models
@@ -60,7 +62,7 @@ class KomiNegotiation(BaseModel):
 
 class NewGame(BaseModel):
     model_config = _STRICT
-    game: str = Field(description="implo, pilo, robble, vimbre or yugo", examples=["robble"])
+    game: str = Field(description="one of: " + ", ".join(boardlab.GAMES), examples=[boardlab.GAMES[0]])
     size: int | None = Field(None, description="board size 4..19; default: the game's default")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description='game options: {"pie": false}, {"komi": 6}')
@@ -86,7 +88,7 @@ class TimeControl(BaseModel):
 
 class MoveIn(BaseModel):
     model_config = _STRICT
-    move: str = Field(max_length=200, description="a move in the notation of RULES.md",
+    move: str = Field(max_length=200, description="a move in the notation of docs/rules.md",
                       examples=["c3"])
     ply: int | None = Field(None, description="the number of moves the client has seen; "
                             "if given and the game has moved on, 409 stale")
@@ -118,6 +120,13 @@ class NameIn(BaseModel):
 class RecordIn(BaseModel):
     model_config = _STRICT
     text: str = Field(description="a record, as text or as JSON (boardlab.records formats)")
+
+
+class VariationsIn(BaseModel):
+    model_config = _STRICT
+    variations: list[Any] = Field(description='[{"ply": k, "moves": [...], "variations": '
+                                  '[...]}]: lines replacing move k (0-based) of the line they '
+                                  'leave; see docs/records.md, Variations')
 
 
 class Loose(BaseModel):

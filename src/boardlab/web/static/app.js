@@ -2,20 +2,22 @@
  *
  * The server owns every rule: this page draws the JSON it gets from the API
  * (board cells, legal moves, hints) and turns clicks into moves in the
- * notation of RULES.md. A click that is not a legal move is still sent, so
+ * notation of docs/rules.md. A click that is not a legal move is still sent, so
  * the library says why it is refused.
  *
  * Test hooks: every point of the board is <g data-point="c3">, every move
  * button has data-move="swap" (etc.), and window.boardlab.state() is the
  * state the page shows.
  */
-"use strict";
+import {
+  analysisActive, analysisAllowed, analysisState, closeAnalysis, initAnalysis, openAnalysis,
+} from "./analysis.js";
+import { COLORS, MARK, boardSvg, drawDiagrams, pointIndex, pointName } from "./board.js";
+import { ApiError, api, seatToken, useLinkToken } from "./api.js";
+import { $, cap, el } from "./dom.js";
+import { formatClock, moveError, parseWhole } from "./format.js";
+import { DEFAULT_GAME, gamePlugin } from "./games/index.js";
 
-const $ = (sel) => document.querySelector(sel);
-const SVGNS = "http://www.w3.org/2000/svg";
-const FILES = "abcdefghijklmnopqrs";
-const COLORS = { black: "#151515", white: "#f7f7f2", blue: "#2563c9", orange: "#f08a24" };
-const TEXT_ON = { black: "#fff", white: "#111", blue: "#fff", orange: "#111" };
 const SPECIAL = {
   swap: "Swap colors (pie rule)", pass: "Pass", button: "Take the button (+½)",
   done: "Done marking", accept: "Accept removals", reject: "Reject",
@@ -28,58 +30,13 @@ const S = {
   pollCtl: null, busy: false, resignArmed: null,
   // play by link: the seat (or spectator) token from the URL fragment, sent as a header
   token: null, ws: null, wsRetry: null, clockTimer: null, clockAt: 0,
+  flipped: false, flipFor: null, again: null,
 };
-
-// ------------------------------------------------------------------ API
-class ApiError extends Error {
-  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
-}
-
-async function api(method, url, body, signal) {
-  const opts = { method, headers: {}, signal };
-  if (S.token && url.startsWith("/api/games/")) opts.headers["X-Seat-Token"] = S.token;
-  if (body !== undefined && body !== null) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(url, opts);
-  if (res.status === 204) return null;
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) {
-    const err = (data && data.error) || { code: "http_error", message: `HTTP ${res.status}` };
-    throw new ApiError(res.status, err.code, err.message);
-  }
-  return data;
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------ helpers
-const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 const fmt = (v) => (Number.isInteger(v) ? String(v) : String(v));
-
-function pointName(i, size) { return FILES[i % size] + (Math.floor(i / size) + 1); }
-function pointIndex(name, size) {
-  const col = FILES.indexOf(name[0]);
-  const row = parseInt(name.slice(1), 10) - 1;
-  return row * size + col;
-}
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-}
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
 
 function say(text, kind = "error") {
   const m = $("#message");
@@ -93,9 +50,18 @@ function route() {
   const parts = hash.slice(2).split("/");
   for (const v of document.querySelectorAll(".view")) v.hidden = true;
   if ((parts[0] === "play" || parts[0] === "watch") && parts[1] && parts[2]) {
+    let token;
+    try { token = decodeURIComponent(parts[2]); } catch (_) {
+      // a link cut or mangled in transit (e.g. %E0%A4%A): say so instead of throwing
+      closeGame();
+      $("#view-error").hidden = false;
+      $("#error-text").textContent = "This game link is damaged (it holds an incomplete %-escape), " +
+        "so it cannot be opened. Ask for the link again, and copy it whole.";
+      return;
+    }
     $("#view-play").hidden = false;
-    if (S.gid !== parts[1] || S.token !== decodeURIComponent(parts[2])) closeGame();
-    S.token = decodeURIComponent(parts[2]);
+    if (S.gid !== parts[1] || S.token !== token) closeGame();
+    S.token = token;
     openGame(parts[1], null);
     return;
   }
@@ -126,7 +92,7 @@ async function initForm() {
       onclick: (ev) => { ev.preventDefault(); showRules(k.name); } }));
   });
   for (const e of engines) $("#ng-engine").append(el("option", { value: e.name, text: e.label }));
-  gameSel.value = kinds.some((k) => k.name === "robble") ? "robble" : kinds[0].name;
+  gameSel.value = kinds.some((k) => k.name === DEFAULT_GAME) ? DEFAULT_GAME : kinds[0].name;
   gameSel.addEventListener("change", formChanged);
   $("#ng-size").addEventListener("change", updateKomiProposal);
   $("#ng-engine").addEventListener("change", updateKomiProposal);
@@ -170,15 +136,25 @@ function formOpponent() {
 }
 
 async function updateKomiProposal() {
-  if ($("#ng-game").value !== "yugo") return;
+  const k = S.kinds[$("#ng-game").value];
+  if (!("komi" in k.options)) return;
   try {
-    const r = await api("GET", `/api/yugo/komi?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`);
+    const r = await api("GET", `/api/${k.name}/komi?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`);
     $("#ng-komi-proposal").textContent = r.komi;
   } catch (e) { $("#ng-komi-proposal").textContent = "?"; }
 }
 
 async function startGame(ev) {
   ev.preventDefault();
+  $("#ng-error").textContent = "";
+  let body;
+  try { body = newGameBody(); } catch (e) { $("#ng-error").textContent = e.message; return; }
+  await createGame(body);
+}
+
+/* What the form asks for, as the body of POST /api/games; an Error naming the
+ * field when a value is not acceptable. */
+function newGameBody() {
   const k = S.kinds[$("#ng-game").value];
   const opponent = document.querySelector("input[name=opponent]:checked").value;
   const body = { game: k.name, size: parseInt($("#ng-size").value, 10), options: {}, opponent };
@@ -195,7 +171,7 @@ async function startGame(ev) {
       body.time_control = { kind, seconds: Number(seconds), increment: Number(increment || 0) };
     }
     if ("komi" in k.options) {  // you name the komi, your friend picks a color
-      body.komi_negotiation = { namer: "human", komi: parseInt($("#ng-komi-hs").value || "0", 10) };
+      body.komi_negotiation = { namer: "human", komi: parseWhole($("#ng-komi-hs").value, "Komi") };
     } else {
       body.color = $("#ng-color").value;
     }
@@ -203,17 +179,21 @@ async function startGame(ev) {
     if (opponent === "computer") {
       const namer = document.querySelector("input[name=komi-namer]:checked").value;
       body.komi_negotiation = namer === "human"
-        ? { namer, komi: parseInt($("#ng-komi").value || "0", 10) }
+        ? { namer, komi: parseWhole($("#ng-komi").value, "Komi") }
         : { namer, color: $("#ng-komi-color").value };
     } else {
-      body.options.komi = parseInt($("#ng-komi-hs").value || "0", 10);
+      body.options.komi = parseWhole($("#ng-komi-hs").value, "Komi");
     }
   }
-  $("#ng-error").textContent = "";
+  return body;
+}
+
+async function createGame(body) {
   $("#ng-start").disabled = true;
   try {
     const st = await api("POST", "/api/games", body);
     S.live = st;
+    S.again = { id: st.id, body };  // "Play again" repeats these settings
     if (st.online) {  // keep the links for this tab (a reload still shows the invite)
       try { sessionStorage.setItem(`boardlab-links-${st.id}`, JSON.stringify(st.links)); } catch (_) { /* private mode */ }
       location.hash = st.links.you.slice(1);
@@ -222,6 +202,7 @@ async function startGame(ev) {
     }
   } catch (e) {
     $("#ng-error").textContent = e.message;
+    if (S.gid) say(e.message);
   } finally {
     $("#ng-start").disabled = false;
   }
@@ -236,12 +217,24 @@ async function loadSaved() {
   $("#saved-empty").hidden = games.length > 0;
   for (const g of games) {
     const players = g.seats.map((s) => s.label || s.kind).join(" vs ");
-    const status = g.result ? `${g.result.winner} won (${g.result.termination})` : g.status;
+    const r = g.result;
+    const status = r ? (r.winner === "draw" ? `Draw (${r.termination})` : `${cap(r.winner)} won by ${r.termination}`)
+      : g.status === "over" ? "Finished" : "In progress";
     const when = new Date(g.updated * 1000).toLocaleString();
     const open = el("a", { class: "button", href: `#/game/${g.id}`, "data-open": g.id,
       text: g.status === "over" ? "Review" : "Resume" });
     const del = el("button", { type: "button", class: "danger", "aria-label": `Delete game ${g.id}`, text: "Delete",
-      onclick: async () => { await api("DELETE", `/api/games/${g.id}`); loadSaved(); } });
+      onclick: async (ev) => {  // a second click within 5 s confirms
+        const b = ev.currentTarget;
+        if (!b.dataset.armed) {
+          b.dataset.armed = "yes";
+          b.textContent = "Really delete?";
+          setTimeout(() => { delete b.dataset.armed; b.textContent = "Delete"; }, 5000);
+          return;
+        }
+        await api("DELETE", `/api/games/${g.id}`);
+        loadSaved();
+      } });
     tbody.append(el("tr", { "data-id": g.id },
       el("td", { text: cap(g.game) }), el("td", { text: `${g.size}×${g.size}` }),
       el("td", { text: players }), el("td", { text: g.moves }), el("td", { text: status }),
@@ -273,6 +266,7 @@ async function showRules(name) {
   try {
     const r = await api("GET", `/api/rules/${name}`);
     $("#rules-body").innerHTML = r.html;
+    drawDiagrams($("#rules-body"));
   } catch (e) {
     $("#rules-body").textContent = e.message;
   }
@@ -281,6 +275,7 @@ async function showRules(name) {
 
 // ------------------------------------------------------------------ game page
 function closeGame() {
+  closeAnalysis();
   if (S.pollCtl) S.pollCtl.abort();
   S.pollCtl = null;
   stopSocket();
@@ -316,7 +311,7 @@ function startSocket(gid) {
       document.body.dataset.live = "socket";
       if (!S.live || msg.state.version !== S.live.version) await setLive(msg.state);
     } else if (msg.type === "error") {
-      if (msg.error.code === "missing_token" || msg.error.code === "wrong_token") refused = true;
+      if (["missing_token", "wrong_token", "not_found"].includes(msg.error.code)) refused = true;
       say(msg.error.message);
     }
   };
@@ -334,6 +329,20 @@ function copyField(input) {
   input.addEventListener("focus", () => input.select());
 }
 
+/* Copy a link field to the clipboard; where the clipboard API is refused
+ * (plain http on another host), select it so the user can copy by hand. */
+async function copyText(input, button) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  } catch (_) {
+    input.focus();
+    input.select();
+    say("Press Ctrl+C (or ⌘C) to copy the selected link.", "info");
+  }
+}
+
 async function openGame(gid, viewPly) {
   if (S.gid !== gid) {
     closeGame();
@@ -348,6 +357,10 @@ async function openGame(gid, viewPly) {
     const st = await api("GET", `/api/games/${gid}`);
     if (S.gid !== gid) return;
     S.live = st;
+    if (S.flipFor !== gid) {  // the second color's player sees the board from their side
+      S.flipFor = gid;
+      S.flipped = mySeatColor(st) === st.colors[1];
+    }
     if (S.cursor === null) S.cursor = Math.floor((st.size * st.size) / 2);
     await showPly();
   } catch (e) {
@@ -358,6 +371,14 @@ async function openGame(gid, viewPly) {
   }
   if (S.live && S.live.online) { if (!S.ws) startSocket(gid); }
   else if (!S.pollCtl) startPoll(gid);
+}
+
+/* The color the person at this screen plays: online, their seat; against the
+ * computer, the human seat; hot-seat, none (both sit here). */
+function mySeatColor(st) {
+  if (st.online) return st.you && st.you !== "spectator" ? st.you.color : null;
+  const humans = st.seats.filter((s) => s.kind === "human");
+  return humans.length === 1 ? humans[0].color : null;
 }
 
 function startPoll(gid) {
@@ -412,6 +433,10 @@ function navigate(ply) {
   ply = Math.max(0, Math.min(st.ply, ply));
   S.viewPly = ply >= st.ply ? null : ply;
   S.sel = null;
+  // a link to this position (local games; a play-by-link URL carries a token instead)
+  if (location.hash.startsWith("#/game/")) {
+    history.replaceState(null, "", `#/game/${st.id}${S.viewPly === null ? "" : `/${S.viewPly}`}`);
+  }
   showPly();
 }
 
@@ -426,7 +451,7 @@ async function send(move) {
     S.sel = null;
     await setLive(next);
   } catch (e) {
-    say(e.code === "illegal_move" ? `${move}: ${e.message}` : e.message);
+    say(e.code === "illegal_move" ? moveError(move, e.message) : e.message);
     if (e.code === "stale") { try { await setLive(await api("GET", `/api/games/${st.id}`)); } catch (_) { /* polled */ } }
   } finally {
     S.busy = false;
@@ -441,6 +466,7 @@ function canAct() {
     return false;
   }
   if (st.over) { say(`The game is over: ${st.result_text}.`, "info"); return false; }
+  if (st.online && st.you === "spectator") { say("You are watching this game: only the players can move.", "info"); return false; }
   if (!st.your_turn) {
     say(st.thinking ? "The computer is thinking — its move will appear by itself." :
       st.engine_error ? st.engine_error : "It is not your turn.", "info");
@@ -451,181 +477,21 @@ function canAct() {
 
 function onPoint(p) {
   if (!canAct()) return;
-  const st = S.live;
-  const legal = new Set(st.legal);
-  const handler = { implo: clickImplo, yugo: clickYugo, pilo: clickPilo, vimbre: clickVimbre }[st.game];
-  if (handler) handler(p, st, legal);
-  else send(p);
+  gamePlugin(S.live.game).click(p, gameContext());
 }
 
-function clickImplo(p, st, legal) {
-  const patches = st.hints.patches || [];
-  if (!patches.length) return send(p);
-  if (S.sel && S.sel.patch) {
-    const choice = S.sel.patch.choices.find((c) => c.points.includes(p));
-    if (choice) return send(choice.move);
-  }
-  const patch = patches.find((pt) => pt.points.includes(p));
-  if (patch) {
-    if (patch.move) return send(patch.move);
-    S.sel = { patch };
-    render();
-    say(`Patch at ${patch.anchor}: its owner's biggest groups are tied — click the group to remove, or use a button.`, "info");
-    return;
-  }
-  const choiceOwner = patches.find((pt) => pt.choices.some((c) => c.points.includes(p)));
-  if (choiceOwner) {
-    return send(choiceOwner.choices.find((c) => c.points.includes(p)).move);
-  }
-  return send(p);  // the library explains: resolve the patches first
-}
-
-function clickYugo(p, st, legal) {
-  const phase = st.hints.phase;
-  if (phase === "mark") {
-    const g = (st.hints.markable || []).find((m) => m.points.includes(p));
-    return send(g ? g.move : `mark ${p}`);
-  }
-  if (phase === "answer") { say("Accept or reject the proposed removals with the buttons.", "info"); return; }
-  if (S.piece === "king") return send(`k${p}`);
-  if (S.piece === "pawn") return send(p);
-  return send(legal.has(`k${p}`) ? `k${p}` : p);
-}
-
-function stackMoves(st, from) { return st.legal.filter((m) => m.startsWith(`${from}-`)); }
-
-function clickPilo(p, st, legal) {
-  const cell = st.cells[pointIndex(p, st.size)];
-  const mine = cell && cell.type === "stack" && cell.color === st.to_move;
-  if (S.sel && S.sel.from) {
-    const from = S.sel.from;
-    if (p === from) { S.sel = null; render(); say(""); return; }
-    const mv = `${from}-${p}`;
-    if (legal.has(mv)) return send(mv);
-    if (mine && stackMoves(st, p).length) { S.sel = { from: p }; render(); return; }
-    return send(mv);
-  }
-  if (mine) {
-    if (stackMoves(st, p).length) {
-      S.sel = { from: p };
-      render();
-      say(`Stack on ${p} selected: click the enemy stack to take (highlighted), or the stack again to cancel.`, "info");
-      return;
-    }
-    say(`The stack on ${p} has no move: it needs an enemy stack of the same height in a straight line, ` +
-        "with only empty squares or your own stacks between.");
-    return;
-  }
-  return send(p);
-}
-
-function vimbrePair(a, b, size) {
-  return pointIndex(a, size) < pointIndex(b, size) ? `${a},${b}` : `${b},${a}`;
-}
-
-function clickVimbre(p, st, legal) {
-  const cell = st.cells[pointIndex(p, st.size)];
-  if (cell) {
-    if (cell.color !== st.to_move) return send(`x${p}`);
-    say(`${p} is your own stone: you can flip only an enemy stone sandwiched between two of yours.`);
-    return;
-  }
-  const stones = (S.sel && S.sel.stones) || [];
-  if (stones.includes(p)) {
-    S.sel = stones.length > 1 ? { stones: stones.filter((q) => q !== p) } : null;
-    render();
-    return;
-  }
-  if (stones.length === 0) {
-    const usable = legal.has(p) || st.legal.some((m) => m.includes(",") && m.split(",").includes(p));
-    if (!usable) return send(p);
-    S.sel = { stones: [p] };
-    render();
-    say(legal.has(p) ? `${p} selected: confirm to place one stone, or click a second point.` :
-      `${p} selected: it needs a second stone — click one.`, "info");
-    return;
-  }
-  if (stones.length === 1) {
-    const mv = vimbrePair(stones[0], p, st.size);
-    if (legal.has(mv)) {
-      S.sel = { stones: [stones[0], p] };
-      render();
-      say(`${mv} selected: confirm the turn.`, "info");
-      return;
-    }
-    return send(mv);
-  }
-  say("Two stones are already selected: confirm, or click one of them to take it back.");
-}
-
-function confirmVimbre() {
-  const st = S.live;
-  const stones = (S.sel && S.sel.stones) || [];
-  if (!stones.length || !canAct()) return;
-  send(stones.length === 2 ? vimbrePair(stones[0], stones[1], st.size) : stones[0]);
+/* What a game's page plug-in (games/index.js) is handed: the state it may
+ * read and the few things it may do. */
+function gameContext(interactive = true) {
+  return {
+    live: S.live, legal: new Set(S.live.legal), sel: S.sel, piece: S.piece, interactive,
+    select: (v) => { S.sel = v; render(); },
+    setPiece: (v) => { S.piece = v; },
+    send, say, render, canAct,
+  };
 }
 
 // ------------------------------------------------------------------ drawing
-const C = 44;          // cell / point spacing
-const M_SQUARES = 34;  // margin for coordinates: squares boards
-const M_POINTS = 54;   // points boards: half a cell of wood plus the coordinates
-
-function geometry(st) {
-  const squares = st.board === "squares";
-  const n = st.size;
-  const M = squares ? M_SQUARES : M_POINTS;
-  const span = squares ? n * C : (n - 1) * C;
-  const W = span + 2 * M;
-  const xy = (i) => {
-    const col = i % n, row = Math.floor(i / n);
-    const x = M + col * C + (squares ? C / 2 : 0);
-    const y = M + (n - 1 - row) * C + (squares ? C / 2 : 0);
-    return [x, y];
-  };
-  return { squares, n, span, W, xy, M };
-}
-
-function pieceSvg(piece, x, y, extra = "") {
-  const r = C * 0.42;
-  const fill = COLORS[piece.color] || "#888";
-  const stroke = piece.color === "white" ? "#333" : "#000";
-  switch (piece.type) {
-    case "stone":
-      return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="1.5" ${extra}/>`;
-    case "marker": {
-      const h = C * 0.46;
-      return `<rect x="${x - h / 2}" y="${y - h / 2}" width="${h}" height="${h}" rx="3" fill="${fill}" stroke="${stroke}" stroke-width="1.5" ${extra}/>` +
-        `<rect x="${x - h / 5}" y="${y - h / 5}" width="${(2 * h) / 5}" height="${(2 * h) / 5}" fill="${piece.color === "white" ? "#bbb" : "#666"}" ${extra}/>`;
-    }
-    case "pawn":
-      return `<circle cx="${x}" cy="${y}" r="${r * 0.9}" fill="${fill}" stroke="${stroke}" stroke-width="1.5" ${extra}/>`;
-    case "king": {
-      const w = r * 0.62, top = y - r * 0.45, base = y + r * 0.35;
-      const crown = `M${x - w},${base} L${x - w},${top + r * 0.25} L${x - w / 2},${y - r * 0.05} L${x},${top} ` +
-        `L${x + w / 2},${y - r * 0.05} L${x + w},${top + r * 0.25} L${x + w},${base} Z`;
-      return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" stroke="#c9a227" stroke-width="3.5" ${extra}/>` +
-        `<path d="${crown}" fill="#d4af37" stroke="${piece.color === "white" ? "#333" : "#fff"}" stroke-width="1" ${extra}/>`;
-    }
-    case "stack": {
-      const h = piece.height || 1;
-      let s = "";
-      for (let k = Math.min(h, 4) - 1; k >= 1; k--) {
-        s += `<circle cx="${x}" cy="${y + k * 2.5}" r="${r * 0.92}" fill="${fill}" stroke="#222" stroke-width="1" opacity=".85"/>`;
-      }
-      s += `<circle cx="${x}" cy="${y}" r="${r * 0.92}" fill="${fill}" stroke="#222" stroke-width="1.5" ${extra}/>`;
-      s += `<text class="stack-h" x="${x}" y="${y}" fill="${TEXT_ON[piece.color]}">${h}</text>`;
-      return s;
-    }
-    case "block": {
-      const h = C * 0.86;
-      return `<rect x="${x - h / 2}" y="${y - h / 2}" width="${h}" height="${h}" rx="4" fill="#5d5d5d" stroke="#2b2b2b" stroke-width="2" ${extra}/>` +
-        `<path d="M${x - h / 3},${y - h / 3} L${x + h / 3},${y + h / 3} M${x + h / 3},${y - h / 3} L${x - h / 3},${y + h / 3}" stroke="#8a8a8a" stroke-width="3"/>`;
-    }
-    default:
-      return `<circle cx="${x}" cy="${y}" r="${r}" fill="#c0c" ${extra}/>`;
-  }
-}
-
 function render() {
   const st = S.shown;
   const live = S.live;
@@ -636,10 +502,7 @@ function render() {
 }
 
 function renderBoard(st, live) {
-  const g = geometry(st);
-  const { n, W, xy, squares, M } = g;
   const svg = $("#board");
-  svg.setAttribute("viewBox", `0 0 ${W} ${W}`);
   const interactive = S.viewPly === null && live.your_turn && !live.over;
   svg.dataset.game = st.game;
   svg.dataset.ply = st.view_ply;
@@ -648,41 +511,7 @@ function renderBoard(st, live) {
   svg.dataset.thinking = live.thinking ? "yes" : "no";
   svg.dataset.over = live.over ? "yes" : "no";
   svg.dataset.version = live.version;
-  let out = "";
-  const lo = M, hi = M + g.span;
-  // board background and edges
-  if (squares) {
-    out += `<rect x="${lo - 4}" y="${lo - 4}" width="${g.span + 8}" height="${g.span + 8}" fill="#6b4f2a" rx="4"/>`;
-    for (let i = 0; i < n * n; i++) {
-      const [x, y] = xy(i);
-      const dark = (i % n + Math.floor(i / n)) % 2 === 0;
-      out += `<rect x="${x - C / 2}" y="${y - C / 2}" width="${C}" height="${C}" fill="${dark ? "#d9bf8c" : "#ead6ad"}"/>`;
-    }
-  } else {
-    out += `<rect x="${lo - C / 2}" y="${lo - C / 2}" width="${g.span + C}" height="${g.span + C}" fill="#e3c58f" rx="6"/>`;
-    if (st.game === "vimbre") {
-      const t = 7, o = C / 2 - 3;
-      out += `<rect x="${lo - o}" y="${lo - o - t}" width="${g.span + 2 * o}" height="${t}" fill="${COLORS.black}" aria-label="black edge"/>`;
-      out += `<rect x="${lo - o}" y="${hi + o}" width="${g.span + 2 * o}" height="${t}" fill="${COLORS.black}"/>`;
-      out += `<rect x="${lo - o - t}" y="${lo - o}" width="${t}" height="${g.span + 2 * o}" fill="${COLORS.white}" stroke="#444" stroke-width="1"/>`;
-      out += `<rect x="${hi + o}" y="${lo - o}" width="${t}" height="${g.span + 2 * o}" fill="${COLORS.white}" stroke="#444" stroke-width="1"/>`;
-    }
-    for (let k = 0; k < n; k++) {
-      const p = M + k * C;
-      out += `<line x1="${lo}" y1="${p}" x2="${hi}" y2="${p}" stroke="#5a4525" stroke-width="1.2"/>`;
-      out += `<line x1="${p}" y1="${lo}" x2="${p}" y2="${hi}" stroke="#5a4525" stroke-width="1.2"/>`;
-    }
-  }
-  // coordinates
-  for (let k = 0; k < n; k++) {
-    const [x] = xy(k);
-    const [, y] = xy(k * n);
-    const d = squares ? M / 2 : 13;
-    out += `<text class="coord" x="${x}" y="${d - 2}">${FILES[k]}</text>`;
-    out += `<text class="coord" x="${x}" y="${W - d + 2}">${FILES[k]}</text>`;
-    out += `<text class="coord" x="${d - 2}" y="${y}">${k + 1}</text>`;
-    out += `<text class="coord" x="${W - d + 2}" y="${y}">${k + 1}</text>`;
-  }
+  svg.dataset.flipped = S.flipped ? "yes" : "no";
   // highlights computed from hints and the selection
   const tint = {};     // point -> fill color under the piece
   const rings = {};    // point -> ring color over the piece
@@ -691,66 +520,43 @@ function renderBoard(st, live) {
   const legal = interactive ? new Set(live.legal) : new Set();
   const legalPts = new Set();
   const kingPts = new Set();
-  for (const m of legal) {
-    if (st.game === "vimbre" || /^[a-s]\d+$/.test(m)) for (const q of m.split(",")) legalPts.add(q);
-    if (st.game === "yugo" && /^k[a-s]\d+$/.test(m)) { kingPts.add(m.slice(1)); legalPts.add(m.slice(1)); }
-  }
-  if (st.game === "implo" && hints.patches) {
-    for (const patch of hints.patches) {
-      const sel = S.sel && S.sel.patch && S.sel.patch.anchor === patch.anchor;
-      for (const q of patch.points) tint[q] = sel ? "rgba(255,140,0,.55)" : "rgba(255,215,0,.5)";
-      if (sel) for (const ch of patch.choices) for (const q of ch.points) rings[q] = "#e8590c";
-    }
-  }
-  if (st.game === "yugo") {
-    for (const m of hints.marked || []) for (const q of m.points) xs[q] = true;
-    if (interactive && hints.phase === "mark") for (const m of hints.markable || []) for (const q of m.points) tint[q] = "rgba(255,215,0,.35)";
-  }
-  if (st.game === "pilo" && S.sel && S.sel.from) {
-    rings[S.sel.from] = "#1f5fbf";
-    for (const m of stackMoves(live, S.sel.from)) rings[m.split("-")[1]] = "#e8590c";
-  }
-  if (st.game === "pilo" && interactive && !(S.sel && S.sel.from)) {
-    for (const m of live.legal) if (m.includes("-")) legalPts.add(m.split("-")[0]);
-  }
-  const lastPts = new Set(st.last_points || []);
-  const selStones = (S.sel && S.sel.stones) || [];
-  // points
-  for (let i = 0; i < n * n; i++) {
-    const name = pointName(i, n);
-    const [x, y] = xy(i);
-    const piece = st.cells[i];
-    const label = piece ? `${name} ${piece.color || ""} ${piece.type}${piece.height > 1 ? " of " + piece.height : ""}` : `${name} empty`;
-    const cls = ["pt"];
-    if (legalPts.has(name)) cls.push("legal");
-    out += `<g class="${cls.join(" ")}" data-point="${name}" data-index="${i}" aria-label="${esc(label)}">`;
-    out += `<rect class="hit" x="${x - C / 2}" y="${y - C / 2}" width="${C}" height="${C}"/>`;
-    if (tint[name]) out += `<rect x="${x - C / 2 + 1}" y="${y - C / 2 + 1}" width="${C - 2}" height="${C - 2}" rx="4" fill="${tint[name]}"/>`;
-    if (piece) out += pieceSvg(piece, x, y);
-    else if (selStones.includes(name)) out += pieceSvg({ type: "stone", color: live.to_move }, x, y, 'opacity=".6"') +
-      `<circle cx="${x}" cy="${y}" r="${C * 0.46}" fill="none" stroke="#1f5fbf" stroke-width="3" stroke-dasharray="5 3"/>`;
-    else if (legalPts.has(name) && live.to_move) {
-      const hintPiece = kingPts.has(name) ? { type: "king", color: live.to_move } : { type: st.game === "pilo" ? "stack" : "stone", color: live.to_move, height: 1 };
-      out += `<g class="hint">${pieceSvg(hintPiece, x, y, 'opacity=".5"')}</g>`;
-    }
-    if (kingPts.has(name) && !piece) out += `<circle cx="${x}" cy="${y}" r="4" fill="#d4af37" stroke="#7a5c00"/>`;
-    if (rings[name]) out += `<circle cx="${x}" cy="${y}" r="${C * 0.47}" fill="none" stroke="${rings[name]}" stroke-width="3.5"/>`;
-    if (xs[name]) out += `<path d="M${x - 10},${y - 10} L${x + 10},${y + 10} M${x + 10},${y - 10} L${x - 10},${y + 10}" stroke="#d7261e" stroke-width="4"/>`;
-    if (lastPts.has(name)) out += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="none" stroke="#e03131" stroke-width="3" class="last"/>`;
-    out += "</g>";
-  }
-  // keyboard cursor
-  if (S.cursor !== null && S.cursor < n * n) {
-    const [x, y] = xy(S.cursor);
-    out += `<rect class="cursor" x="${x - C / 2 + 2}" y="${y - C / 2 + 2}" width="${C - 4}" height="${C - 4}" fill="none" stroke="transparent" stroke-width="3" rx="5" pointer-events="none"/>`;
-  }
-  svg.innerHTML = out;
+  const plugin = gamePlugin(st.game);
+  const marks = { tint, rings, xs, legalPts, kingPts };
+  for (const m of legal) plugin.legalPoints(m, marks);
+  plugin.overlay(st, live, marks, { ...gameContext(interactive), live });
+  const { svg: markup, width } = boardSvg(st, {
+    tint, rings, xs, legal: legalPts, kings: kingPts, last: new Set(st.last_points || []),
+    chain: new Set(hints.chain || []), ghosts: (S.sel && S.sel.stones) || [], ghostColor: live.to_move,
+    hintColor: live.to_move, cursor: S.cursor, flipped: S.flipped,
+  });
+  svg.setAttribute("viewBox", `0 0 ${width} ${width}`);
+  svg.innerHTML = markup;
 }
 
+/* The score of ``color`` in the position shown: an earlier position shows its
+ * own live score, not the final result. */
 function seatScore(st, color) {
-  const sc = (st.result && st.result.scores) || st.scores;
+  const sc = st.viewing ? st.scores : (st.result && st.result.scores) || st.scores;
   if (!sc || sc[color] === undefined || sc[color] === null) return "";
   return fmt(sc[color]);
+}
+
+/* The move that led to the position shown, in words: a pass or a swap leaves
+ * nothing on the board to mark, so it is said here. */
+function lastMoveText(st, live) {
+  const k = (S.viewPly === null ? live.ply : S.viewPly) - 1;
+  if (k < 0 || !live.moves[k]) return "";
+  const move = live.moves[k];
+  const who = cap((live.movers || [])[k] || "");
+  const what = {
+    pass: `${who} passed`,
+    swap: `${who} swapped (pie rule): the players exchanged colors`,
+    button: `${who} took the button`,
+    done: `${who} finished marking`,
+    accept: `${who} accepted the removals`,
+    reject: `${who} rejected the removals`,
+  }[move] || (move.startsWith("mark ") ? `${who} marked the group at ${move.slice(5)}` : `${who} played ${move}`);
+  return `Last move: ${what}.`;
 }
 
 function renderPanel(st, live) {
@@ -764,11 +570,11 @@ function renderPanel(st, live) {
     const color = seat.color;
     const turn = !live.over && S.viewPly === null && live.to_move_seat === i;
     const extra = [];
-    if (live.game === "yugo" && st.hints && st.hints.button === color) extra.push("has the button");
-    if (live.game === "yugo" && color === "white" && live.options.komi) extra.push(`komi ${live.options.komi}`);
+    extra.push(...gamePlugin(live.game).seatNotes(st, live, color));
     const div = el("div", { class: `seat${turn ? " turn" : ""}`, "data-seat": i, "data-color": color },
       el("span", { class: "swatch", style: `background:${COLORS[color]}` }),
       el("span", { text: `${cap(color)}: ${seat.label || seat.kind}` }),
+      seat.name && seat.name !== seat.label ? el("span", { class: "tag", text: `in the record: ${seat.name}` }) : null,
       live.online && live.you && live.you.seat === i ? el("span", { class: "tag", text: "(you)" }) : null,
       live.online ? el("span", { class: `presence ${live.connected[i] ? "on" : "off"}`, "data-connected": live.connected[i] ? "yes" : "no",
         title: live.connected[i] ? "connected" : "not connected", text: live.connected[i] ? "● connected" : "○ away" }) : null,
@@ -792,12 +598,13 @@ function renderPanel(st, live) {
     let text = `${cap(live.to_move)} to move (${seat.label || seat.kind})`;
     if (live.online && live.your_turn) text += " — your turn";
     if (live.online && live.komi_pending) text = "Waiting for the color pick (komi " + live.options.komi + ")";
-    if (live.mid_turn && live.game === "implo") text += " — resolve the highlighted patches";
-    if (live.game === "yugo" && st.hints.phase === "mark") text += " — mark the groups to remove, then Done";
-    if (live.game === "yugo" && st.hints.phase === "answer") text += " — accept or reject the marked groups";
+    text += gamePlugin(live.game).statusText(st, live);
     status.textContent = text;
   }
   status.dataset.over = live.over ? "yes" : "no";
+  $("#last-move").textContent = lastMoveText(st, live);
+  const note = live.over && S.viewPly === null ? "" : gamePlugin(live.game).scoreNote;
+  $("#score-note").textContent = seatScore(st, live.colors[0]) === "" ? "" : note;
   if (S.viewPly !== null) {
     status.textContent = `Viewing the position after move ${S.viewPly} of ${live.ply}`;
     status.className = "banner";
@@ -810,42 +617,22 @@ function renderPanel(st, live) {
     for (const m of live.legal) {
       if (SPECIAL[m]) actions.append(el("button", { type: "button", class: "move", "data-move": m, text: SPECIAL[m], onclick: () => canAct() && send(m) }));
     }
-    if (live.game === "vimbre") {
-      const stones = (S.sel && S.sel.stones) || [];
-      actions.append(el("button", { type: "button", class: "move", "data-action": "confirm", disabled: stones.length === 0,
-        text: stones.length ? `Confirm ${stones.join(" + ")}` : "Confirm (select stones first)", onclick: confirmVimbre }));
-      if (stones.length) actions.append(el("button", { type: "button", "data-action": "clear", text: "Clear", onclick: () => { S.sel = null; render(); } }));
-    }
-    if (live.game === "implo" && S.sel && S.sel.patch) {
-      actions.append(el("span", { class: "choice-label", text: `Patch ${S.sel.patch.anchor}: remove which tied group?` }));
-      for (const ch of S.sel.patch.choices) {
-        actions.append(el("button", { type: "button", class: "move", "data-move": ch.move, text: `Group at ${ch.group} (${ch.points.length})`, onclick: () => canAct() && send(ch.move) }));
-      }
-    }
-    if (live.game === "pilo" && S.sel && S.sel.from) {
-      actions.append(el("button", { type: "button", "data-action": "clear", text: `Cancel (${S.sel.from})`, onclick: () => { S.sel = null; render(); } }));
-    }
-    if (live.game === "yugo" && (st.hints.phase || "play") === "play") {
-      const group = el("div", { class: "buttons", role: "radiogroup", "aria-label": "Piece to place" }, el("span", { text: "Piece:" }));
-      for (const [val, text] of [["auto", "Auto"], ["pawn", "Pawn"], ["king", "King"]]) {
-        const id = `piece-${val}`;
-        const input = el("input", { type: "radio", name: "piece", id, value: val, checked: S.piece === val,
-          onchange: () => { S.piece = val; } });
-        group.append(el("label", { for: id }, input, ` ${text}`));
-      }
-      actions.append(group);
-    }
+    actions.append(...gamePlugin(live.game).actions(st, live, gameContext()));
   }
   // tools
   const vsComputer = live.seats.some((s) => s.kind === "computer");
   const watching = live.online && live.you === "spectator";
   $("#btn-undo").disabled = !live.can_undo || S.viewPly !== null || watching ||
     (live.online && !!live.undo_request);
-  $("#btn-undo").textContent = vsComputer ? "Undo (take back your move)" : live.online ? "Ask to undo" : "Undo";
+  $("#btn-undo").textContent = (vsComputer ? "Undo (take back your move)" : live.online ? "Ask to undo" : "Undo") +
+    (live.over && live.can_undo ? " — reopens the finished game" : "");
+  $("#btn-flip").setAttribute("aria-pressed", S.flipped ? "true" : "false");
+  $("#btn-again").hidden = !(live.over && !live.online && S.again && S.again.id === live.id);
   $("#btn-resign").disabled = live.over || watching;
   renderOnline(live);
   if (S.resignArmed === null) $("#btn-resign").textContent = "Resign";
   $("#btn-retry").hidden = !live.engine_error;
+  $("#btn-analyse").hidden = !analysisAllowed(live);
   $("#dl-text").href = `/api/games/${live.id}/record?format=text`;
   $("#dl-json").href = `/api/games/${live.id}/record?format=json`;
   // move list
@@ -884,6 +671,9 @@ function renderOnline(live) {
     $("#invite-link").value = location.origin + links.invite;
     $("#spectate-link").value = location.origin + links.spectate;
   }
+  const mine = you !== "spectator" ? live.seats[you.seat] : null;
+  $("#name-form").hidden = !mine || live.over;
+  if (mine && document.activeElement !== $("#my-name")) $("#my-name").value = mine.label || "";
   const ask = $("#online-ask");
   ask.innerHTML = "";
   const req = live.undo_request;
@@ -914,7 +704,7 @@ function renderClock() {
   if (!live || !live.online || !live.clock) { box.textContent = ""; return; }
   const c = live.clock;
   const gone = (performance.now() - S.clockAt) / 1000;
-  const show = (t) => { t = Math.max(0, t); const m = Math.floor(t / 60); const sec = t - 60 * m; return `${m}:${sec < 10 ? "0" : ""}${sec.toFixed(1)}`; };
+  const show = formatClock;
   box.textContent = live.seats.map((seat, i) => {
     const t = c.remaining[i] - (c.running === i && !live.over ? gone : 0);
     return `${cap(seat.color)} ${show(t)}${c.running === i && !live.over ? " ◀" : ""}`;
@@ -927,10 +717,10 @@ async function answerUndo(accept) {
 }
 
 async function downloadRecord(ev, format) {
-  if (!S.token || !S.live) return;  // not online: the plain link works
+  if (!S.live || !seatToken(S.live.id)) return;  // a public game: the plain link works
   ev.preventDefault();
   try {
-    const res = await fetch(`/api/games/${S.live.id}/record?format=${format}`, { headers: { "X-Seat-Token": S.token } });
+    const res = await fetch(`/api/games/${S.live.id}/record?format=${format}`, { headers: { "X-Seat-Token": seatToken(S.live.id) } });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const url = URL.createObjectURL(await res.blob());
     const a = el("a", { href: url, download: `${S.live.game}-${S.live.id}.${format === "json" ? "json" : "txt"}` });
@@ -981,7 +771,7 @@ function initPlay() {
     render();
   });
   document.addEventListener("keydown", (ev) => {
-    if ($("#view-play").hidden || !S.live) return;
+    if ($("#view-play").hidden || !S.live || analysisActive()) return;
     const t = ev.target;
     if (t === svg || (t && t.closest && t.closest("input, select, textarea, dialog"))) return;
     const at = S.viewPly === null ? S.live.ply : S.viewPly;
@@ -1019,20 +809,55 @@ function initPlay() {
     try { await setLive(await api("POST", `/api/games/${S.live.id}/engine`)); } catch (e) { say(e.message); }
   });
   $("#btn-rules").addEventListener("click", () => S.live && showRules(S.live.game));
+  $("#btn-analyse").addEventListener("click", startAnalysis);
+  initAnalysis();
   $("#dl-text").addEventListener("click", (ev) => downloadRecord(ev, "text"));
   $("#dl-json").addEventListener("click", (ev) => downloadRecord(ev, "json"));
   copyField($("#invite-link"));
   copyField($("#spectate-link"));
+  for (const b of document.querySelectorAll("button[data-copy]")) {
+    b.addEventListener("click", () => copyText($(`#${b.dataset.copy}`), b));
+  }
+  $("#name-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await setLive(await api("POST", `/api/games/${S.live.id}/name`, { name: $("#my-name").value }));
+      say("Name saved.", "info");
+    } catch (e) { say(e.message); }
+  });
+  $("#btn-flip").addEventListener("click", () => { S.flipped = !S.flipped; render(); });
+  $("#btn-again").addEventListener("click", () => S.again && createGame(S.again.body));
   $("#rules-close").addEventListener("click", () => $("#rules-dialog").close());
   $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target === $("#rules-dialog")) $("#rules-dialog").close(); });
 }
 
+/* Analysis mode (analysis.js) on the game shown, from the position shown;
+ * the variations played there are kept with the game (its record). */
+function startAnalysis() {
+  const st = S.live;
+  if (!analysisAllowed(st)) return;
+  const gid = st.id;
+  openAnalysis({
+    id: gid, game: st.game, size: st.size, options: st.options, start: (st.meta || {}).start || null,
+    moves: st.moves, colors: st.colors, flipped: S.flipped,
+    ply: S.viewPly === null ? st.ply : S.viewPly, variations: (st.meta || {}).variations || [],
+    onSave: async (variations) => {
+      try {
+        const next = await api("PUT", `/api/games/${gid}/variations`, { variations });
+        if (S.live && S.live.id === gid) S.live = next;
+      } catch (e) { say(`The variations could not be saved: ${e.message}`); }
+    },
+  });
+}
+
 window.boardlab = {
+  analysis: analysisState,
   state: () => S.shown,
   live: () => S.live,
   selection: () => S.sel,
 };
 
+useLinkToken(() => S.token);
 window.addEventListener("hashchange", route);
 document.addEventListener("DOMContentLoaded", async () => {
   initPlay();

@@ -1,6 +1,8 @@
-"""Yugo's end of game: which groups to mark as dead, and whether to accept.
+"""Yugo's search advice (the plug-in contract: :mod:`boardlab.ai.advice`).
 
-RULES.md: after the first double pass the color to move marks groups (``mark
+The end of game: which groups to mark as dead, and whether to accept.
+
+docs/rules.md (Yugo): after the first double pass the color to move marks groups (``mark
 c3`` per group, increasing) and plays ``done``; the other color accepts (the
 marked groups are removed, the game ends) or rejects (play resumes; the next
 double pass ends the game with no removals).
@@ -15,11 +17,21 @@ double pass ends the game with no removals).
   known exactly; ``reject`` is valued by the search. The agent accepts exactly
   when accepting does not change the result it expects: when accepting wins,
   or when its search expects to lose anyway (value of rejecting <= 0).
+
+Policy ``yugo``: uniform during play; at the end it proposes no removal
+(``done``) and accepts, so a playout is scored on the board as it stands. Not
+the default: it lost a match to uniform playouts (3-9 at 50 simulations a
+move, docs/ai.md), whose random rejections make play go on until the board
+is more settled.
 """
 
 from __future__ import annotations
 
+from ..ai.policies import Returns, play_out
 from ..core.game import Game
+
+#: Trying a move with step_with_undo is cheaper than on a copy of a yugo game.
+SCAN_BY_COPY = False
 
 PLAY_TOKENS = {"x": 1, "X": 1, "o": 2, "O": 2}
 
@@ -88,7 +100,7 @@ def resumed(game: Game) -> Game:
 
 def dead_groups(game: Game, agent) -> list[int]:
     """The groups (by smallest point) the agent's search says are dead."""
-    from .mcts import MCTSAgent
+    from ..ai.mcts import MCTSAgent
 
     start_groups = groups(game)
     if not start_groups:
@@ -123,6 +135,7 @@ def answer(game: Game, agent) -> int:
     n = game.n_points
     accept, reject = 3 * n + 3, 3 * n + 4
     me = game.current_player
+    assert me is not None, "answering is a move of a game in progress"
     g = game.copy(history=False)
     g.apply_action(accept)
     accept_wins = g.returns()[me] > 0
@@ -132,3 +145,43 @@ def answer(game: Game, agent) -> int:
     child = root.children.get(reject)
     expected = child.value(me) if child is not None and child.n else 0.0
     return reject if expected > 0 else accept
+
+
+def special(game: Game, agent, memo: dict) -> int | None:
+    """The action the agent plays while marking or answering (no tree search
+    of its own: :func:`dead_groups` and :func:`answer`); None in play. The
+    dead groups are found once per proposal and kept in ``memo``."""
+    now = phase(game)
+    if now == "answer":
+        return answer(game, agent)
+    if now != "mark":
+        return None
+    key = resumed(game).position()
+    if memo.get("plan_key") != key:
+        memo["plan_key"], memo["plan"] = key, dead_groups(game, agent)
+    legal = set(game.legal_actions())
+    base = 2 * game.n_points + 2
+    for g in memo["plan"]:
+        if base + g in legal:
+            return base + g
+    return 3 * game.n_points + 2  # done
+
+
+def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
+    n = game.n_points
+    done = 3 * n + 2
+    accept = 3 * n + 3
+    rand = rng.random
+
+    def choose(legal: list[int]) -> int:
+        last = legal[-1]
+        if last == done:          # marking phase: propose no removal
+            return done
+        if last == accept + 1:    # [accept, reject]
+            return accept
+        return legal[int(rand() * len(legal))]
+
+    return play_out(game, choose, deadline, clock, max_plies)
+
+
+PLAYOUTS = {"yugo": yugo_playout}

@@ -1,0 +1,53 @@
+"""Uniform random playouts per second of a game's compiled kernel (boardlab.fast),
+one core: ``playout()`` on copies of a fresh ``init`` state, called from
+Python, CPU time of this process (``time.process_time``), the first call
+(compile or cache load) excluded. Prints one line per size.
+
+    python bench/kernel_playouts.py GAME [--sizes 9,19] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import boardlab
+from boardlab.fast._rng import new_rng
+from boardlab.fast.kernels import kernel
+
+
+def playouts_per_second(name: str, size: int, seconds: float, seed: int = 1) -> tuple[float, float]:
+    """(playouts per second, mean plies) over about ``seconds`` of CPU time."""
+    k = kernel(name)
+    init = np.zeros(k.state_len(size), dtype=np.int64)
+    k.init(init, size, k.encode_options({}))
+    rng = new_rng(seed)
+    record = np.zeros(0, dtype=np.int64)
+    k.playout(init.copy(), rng, record)  # compile / load outside the timing
+    games = plies = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(100):
+            plies += k.playout(init.copy(), rng, record)
+        games += 100
+    elapsed = time.process_time() - start
+    return games / elapsed, plies / games
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--sizes", default="default")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    default = boardlab.game_class(args.game).default_size
+    for part in args.sizes.split(","):
+        size = default if part.strip() == "default" else int(part)
+        rate, mean = playouts_per_second(args.game, size, args.seconds)
+        print(f"{args.game:8} size {size:2}: {rate:9.0f} playouts/s, mean {mean:.1f} plies", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,346 @@
+"""What the engine thinks of a position, and of every move of a game.
+
+One value type, :class:`Analysis`, is what every front end shows: the web's
+evaluation bar and candidate arrows, ``boardlab analyse``'s annotated records
+and win-rate graph, the UGI engine's ``info`` lines and the JSON-lines
+analysis answers. It comes from an MCTS search (``analyse``) that can report
+snapshots while it runs and can be stopped from another thread, so a user
+sees the first candidates at once and watches them refine.
+
+Win probabilities: a node's mean return r in [-1, 1] (draws 0) read as
+(r + 1) / 2. Per *color* for the evaluation bar; per *mover* (the person to
+move) for candidates. They differ only for the pie ``swap``: who swaps takes
+over the other color, so a swap candidate's win rate is that color's.
+
+Move quality (:func:`judge`): the drop in the mover's win probability from
+the best move's to the position after the move played. Thresholds
+(:data:`THRESHOLDS`) are 0.10 / 0.20 / 0.30: lichess's numbers, but on the
+probability scale rather than its [-1, 1] "winning chances" (which would
+make them 0.05 / 0.10 / 0.15). A search at the default budget is too noisy
+for a 5-point drop to mean anything (two searches of one position differ by
+several points: docs/analysis.md has the measurement), so the smallest mark
+must stand clear of that noise.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..core.game import Game
+from ..errors import GameOverError
+from .limit import Limit
+from .mcts import MCTSAgent, Node
+
+#: The budget of one position when none is given.
+DEFAULT_LIMIT = Limit(seconds=0.5)
+#: Drops in the mover's win probability that mark an inaccuracy, a mistake, a blunder.
+THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
+_PV_LENGTH = 12
+_PV_MIN_VISITS = 2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move the search considered."""
+
+    move: str
+    action: int
+    visits: int
+    winrate: float                  # the mover's win probability after this move
+    wins: dict[str, float]          # each color's win probability after this move
+    pv: tuple[str, ...]             # principal variation, starting with ``move``
+    proven: bool = False            # a move that ends the game with the mover's win
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A search's view of one position (a snapshot while it runs, or final).
+
+    ``wins`` (the evaluation bar) is the root's mean over all simulations, as
+    KataGo reports a root value: it counts every move the search tried, so it
+    is a little pessimistic for the mover at small budgets, but it is the same
+    kind of number at every position, which is what comparing two positions
+    (judging a move) needs. The best candidate's own win rate is higher: the
+    maximum over noisy estimates is biased upwards."""
+
+    position: str
+    to_move: str
+    visits: int
+    seconds: float
+    candidates: tuple[Candidate, ...]
+    wins: dict[str, float]
+    done: bool = True
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def winrate(self) -> float:
+        """The mover's win probability (the root value; 0.5 before any simulation)."""
+        return self.wins.get(self.to_move, 0.5)
+
+    def to_json(self) -> dict:
+        return {
+            "position": self.position, "to_move": self.to_move, "visits": self.visits,
+            "seconds": round(self.seconds, 3), "done": self.done,
+            "winrate": round(self.winrate, 4),
+            "wins": {c: round(p, 4) for c, p in self.wins.items()},
+            "candidates": [{"move": c.move, "visits": c.visits, "winrate": round(c.winrate, 4),
+                            "pv": list(c.pv), **({"proven": True} if c.proven else {})}
+                           for c in self.candidates],
+        }
+
+
+def _probability(node: Node, color: int) -> float:
+    return 0.5 if node.n == 0 else (node.w[color] / node.n + 1.0) / 2.0
+
+
+def _pv(game: Game, node: Node, first: int) -> tuple[str, ...]:
+    moves = [game.action_to_string(first)]
+    while len(moves) < _PV_LENGTH and node.children:
+        a, child = max(node.children.items(), key=lambda kv: kv[1].n)
+        if child.n < _PV_MIN_VISITS:
+            break
+        moves.append(game.action_to_string(a))
+        node = child
+    return tuple(moves)
+
+
+def snapshot(game: Game, root: Node, started: float, top: int = 5,
+             done: bool = True) -> Analysis:
+    """The analysis a search tree shows now (the tree may still be growing)."""
+    mover = game.current_player
+    assert mover is not None
+    swap = game.swap_action
+    colors = game.colors
+    rows = []
+    for a, child in list(root.children.items()):
+        if child.n == 0:
+            continue
+        owned = 1 - mover if a == swap else mover
+        wins = {colors[c]: _probability(child, c) for c in (0, 1)}
+        proven = child.result is not None and child.result[owned] > 0
+        rows.append(Candidate(game.action_to_string(a), a, child.n, wins[colors[owned]], wins,
+                              _pv(game, child, a), proven))
+    rows.sort(key=lambda c: (c.proven, c.visits, c.winrate), reverse=True)
+    if rows and rows[0].proven:
+        wins = dict(rows[0].wins)
+    else:
+        wins = {colors[c]: _probability(root, c) for c in (0, 1)}
+    return Analysis(game.position(), colors[mover], root.n, time.perf_counter() - started,
+                    tuple(rows[:top]), wins, done)
+
+
+def compiled_snapshot(game: Game, search, started: float, top: int = 5,
+                      done: bool = True) -> Analysis:
+    """The analysis a compiled search (:class:`boardlab.fast.search.Search`) shows now."""
+    mover = game.current_player
+    assert mover is not None
+    swap = game.swap_action
+    colors = game.colors
+    rows = []
+    for ch in search.children():
+        if ch.visits == 0:
+            continue
+        owned = 1 - mover if ch.action == swap else mover
+        wins = {colors[c]: (ch.returns[c] + 1.0) / 2.0 for c in (0, 1)}
+        proven = ch.proven == owned and ch.action != swap
+        pv = _pv_strings(game, search.principal_variation(ch.action, _PV_LENGTH))
+        rows.append(Candidate(game.action_to_string(ch.action), ch.action, ch.visits,
+                              wins[colors[owned]], wins, pv, proven))
+    rows.sort(key=lambda c: (c.proven, c.visits, c.winrate), reverse=True)
+    if rows and rows[0].proven:
+        wins = dict(rows[0].wins)
+    else:
+        wins = {colors[c]: (search.root_value(c) + 1.0) / 2.0 if search.root_visits else 0.5
+                for c in (0, 1)}
+    return Analysis(game.position(), colors[mover], search.root_visits,
+                    time.perf_counter() - started, tuple(rows[:top]), wins, done)
+
+
+def _pv_strings(game: Game, actions: list[int]) -> tuple[str, ...]:
+    """A principal variation's actions as move text, each in its own position."""
+    g = game.copy()
+    out = []
+    for a in actions:
+        out.append(g.action_to_string(a))
+        g.apply_action(a)
+    return tuple(out)
+
+
+def _compiled_search(game: Game, seed: int | None):
+    """A compiled search of ``game``, or None where the compiled core cannot
+    start from its position (a set-up position some kernels cannot load)."""
+    from ..errors import OptionError
+    from ..fast.search import Search
+    try:
+        return Search(game, seed=0 if seed is None else seed)
+    except OptionError:
+        return None
+
+
+class Stoppable(Protocol):
+    """What stops an analysis: ``threading.Event`` or anything with ``is_set``."""
+
+    def is_set(self) -> bool: ...
+
+
+def analyse(game: Game, limit: Limit = DEFAULT_LIMIT, *, seed: int | None = 0, top: int = 5,
+            on_update: Callable[[Analysis], None] | None = None, every: float = 0.25,
+            stop: Stoppable | None = None) -> Analysis:
+    """Search ``game`` (not changed) within ``limit`` and return the final
+    analysis. ``on_update`` gets a snapshot about every ``every`` seconds of
+    search; setting ``stop`` (from another thread) ends the search at the next
+    simulation, and the analysis so far is returned."""
+    if game.is_over:
+        raise GameOverError(None, "the game is over: nothing to analyse")
+    if top < 1:
+        raise ValueError("top must be at least 1")
+    started = time.perf_counter()
+    search = _compiled_search(game, seed)
+    if search is not None:
+        def report() -> None:
+            if on_update is not None:
+                on_update(compiled_snapshot(game, search, started, top, done=False))
+
+        # the first snapshot after 0.2 s at most, so a viewer sees moves at once
+        search.run_for(limit.simulations, limit.seconds,
+                       should_stop=None if stop is None else stop.is_set,
+                       every=report if on_update is not None else None,
+                       every_s=min(every, 0.2))
+        return compiled_snapshot(game, search, started, top)
+    # A far deadline when only simulations bind, so the clock (and so a stop)
+    # is looked at after every simulation.
+    seconds = limit.seconds if limit.seconds is not None else 1e9
+    agent = MCTSAgent(iterations=limit.simulations, seconds=seconds, seed=seed, reuse=False)
+    real_clock = time.perf_counter
+    if stop is not None:
+        agent.clock = lambda: math.inf if stop.is_set() else real_clock()
+    root = Node(game.current_player, None)  # search() fills in its moves
+    observer = None
+    if on_update is not None:
+        next_at = [started + min(every, 0.2)]
+
+        def observer(_: Game) -> None:
+            now = real_clock()
+            if now >= next_at[0]:
+                next_at[0] = now + every
+                on_update(snapshot(game, root, started, top, done=False))
+
+    agent.search(game, seconds=seconds, observer=observer, root=root)
+    return snapshot(game, root, started, top)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How one move of a game was judged."""
+
+    ply: int                      # the move's index in the game (0 = first move)
+    move: str
+    mover: str                    # the color that made it
+    before: float                 # the mover's win probability before the move
+    after: float                  # ... after the move played
+    best: str | None              # the engine's choice
+    label: str | None = None      # inaccuracy / mistake / blunder, or None
+    glyph: str = ""
+
+    @property
+    def drop(self) -> float:
+        return max(0.0, self.before - self.after)
+
+
+def judge(game: Game, analyses: Sequence[Analysis], ply: int, move: int,
+          after_game: Game) -> Judgement:
+    """Judge the move ``move`` played at ``game`` (the position ``analyses[ply]``
+    describes), given the position after it (``after_game``) and its analysis
+    ``analyses[ply + 1]`` if the game goes on."""
+    mover = game.current_player
+    assert mover is not None
+    owned = game.colors[1 - mover if move == game.swap_action else mover]
+    here = analyses[ply]
+    before = here.winrate
+    if after_game.is_over:
+        out = after_game.outcome
+        assert out is not None
+        after = 0.5 if out.winner == "draw" else float(out.winner == owned)
+    else:
+        after = analyses[ply + 1].wins.get(owned, 0.5)
+    label, glyph = None, ""
+    drop = before - after
+    for threshold, name, mark in THRESHOLDS:
+        if drop >= threshold:
+            label, glyph = name, mark
+            break
+    best = here.best.move if here.best else None
+    return Judgement(ply, game.action_to_string(move), game.colors[mover], before, after, best,
+                     label, glyph)
+
+
+@dataclass
+class GameAnalysis:
+    """Every position of a game analysed, and every move judged."""
+
+    analyses: list[Analysis]              # one per position not over (before each move, and the last)
+    judgements: list[Judgement]
+    wins: list[dict[str, float]] = field(default_factory=list)  # per position, for the graph
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Inaccuracies, mistakes and blunders per color."""
+        out: dict[str, dict[str, int]] = {}
+        for j in self.judgements:
+            row = out.setdefault(j.mover, {"inaccuracy": 0, "mistake": 0, "blunder": 0})
+            if j.label:
+                row[j.label] += 1
+        return out
+
+
+def _analyse_one(task: tuple) -> Analysis:
+    position, limit, seed, top = task
+    from .. import from_position
+    return analyse(from_position(position), limit, seed=seed, top=top)
+
+
+def analyse_game(start: Game, actions: Sequence[int], limit: Limit = DEFAULT_LIMIT, *,
+                 seed: int = 0, jobs: int = 1, top: int = 5,
+                 progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
+    """Analyse every position of the game ``start`` + ``actions`` (``start``
+    not changed): positions in parallel over ``jobs`` processes, each with its
+    own seed (``seed + ply``), so a run with a simulation limit reproduces.
+    ``progress(done, total)`` is called as positions finish."""
+    games = [start.copy()]
+    for a in actions:
+        g = games[-1].copy()
+        g.apply_action(a)  # IllegalMoveError names the move
+        games.append(g)
+    # every position with a move to choose: the last one too when the game goes on
+    todo = [(g.position(), limit, seed + i, top) for i, g in enumerate(games) if not g.is_over]
+    results: dict[int, Analysis] = {}
+    if jobs <= 1 or len(todo) <= 1:
+        for i, t in enumerate(todo):
+            results[i] = _analyse_one(t)
+            if progress:
+                progress(len(results), len(todo))
+    else:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(todo))) as pool:
+            for i, res in pool.imap_unordered(_indexed, list(enumerate(todo))):
+                results[i] = res
+                if progress:
+                    progress(len(results), len(todo))
+    analyses = [results[i] for i in range(len(todo))]
+    judgements = [judge(games[i], analyses, i, a, games[i + 1]) for i, a in enumerate(actions)]
+    wins = [an.wins for an in analyses]
+    final = games[-1]
+    if final.is_over and final.outcome is not None:
+        wins.append({c: 0.5 if final.outcome.winner == "draw" else float(final.outcome.winner == c)
+                     for c in final.colors})
+    return GameAnalysis(analyses, judgements, wins)
+
+
+def _indexed(item: tuple[int, tuple]) -> tuple[int, Analysis]:
+    return item[0], _analyse_one(item[1])

@@ -1,0 +1,70 @@
+"""Vimbre's observation planes from compiled states (batched, numba).
+
+The planes of ``boardlab.games.vimbre_tensors`` (same order, same values),
+computed from ``boardlab.fast._vimbre`` states, so that the vector env and the
+adapters' observations need no Python game and no NumPy call per plane.
+``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
+``boardlab.tensors.observe``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ._vimbre import _HEADER, apply, current_player, init, is_legal, legal_actions, mid_turn
+
+NUM_PLANES = 5
+
+
+@njit(cache=True)
+def planes_of(s, me, out):
+    """``out`` (C, n) float32: the planes of state ``s`` seen by color ``me`` (0 or 1)."""
+    n = s[0] * s[0]
+    mine = me + 1
+    for p in range(n):
+        v = s[_HEADER + p]
+        out[0, p] = 1.0 if v == mine else 0.0
+        out[1, p] = 1.0 if v != 0 and v != mine else 0.0
+    out[2, :n] = 1.0 if s[1] == me else 0.0   # s[1] is -1 once over
+    out[3, :n] = 1.0 if me == 0 else 0.0
+    out[4, :n] = 1.0 if s[2] != 0 else 0.0
+
+
+@njit(cache=True)
+def planes(states, players, out):
+    """``out[b]`` (C, n) float32: the planes of ``states[b]`` seen by color
+    ``players[b]`` (a color index; -1, a game over, means 0 as in tensors.observe)."""
+    for b in range(states.shape[0]):
+        planes_of(states[b], max(players[b], 0), out[b])
+
+
+@njit(cache=True)
+def observe_one(state, player, out, mask, buf):
+    """The planes of one state into ``out`` (C, n) and its legal actions into
+    the int8 ``mask`` (one compiled call for an adapter's observation)."""
+    planes_of(state, player, out)
+    mask[:] = 0
+    for j in range(legal_actions(state, buf)):
+        mask[buf[j]] = 1
+
+
+@njit(cache=True)
+def replay(state, size, opts, actions):
+    """``state`` set to the start then every action of ``actions`` (legal ones) applied."""
+    init(state, size, opts)
+    for a in actions:
+        apply(state, a)
+
+
+@njit(cache=True)
+def try_apply(state, action):
+    """Apply ``action`` (any int64) if it is legal: -2 if not (nothing
+    changes), else the color to act next (-1 once over), plus 2 while that
+    color is inside a multi-action turn. One compiled call for an adapter's step."""
+    if not is_legal(state, action):
+        return -2
+    apply(state, action)
+    player = current_player(state)
+    if player >= 0 and mid_turn(state):
+        player += 2
+    return player

@@ -1,0 +1,128 @@
+"""Yugo's observation planes from compiled states (batched, numba).
+
+The planes of ``boardlab.games.yugo_tensors`` (same order, same values; the
+state's board is padded: point ``p`` is ``(p // size + 1) * W + p % size + 1``),
+computed from ``boardlab.fast._yugo`` states, so that the vector env and the
+adapters' observations need no Python game and no NumPy call per plane.
+``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
+``boardlab.tensors.observe``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._yugo import (
+    A_COL,
+    A_KING,
+    A_MARKS,
+    A_MLIST,
+    A_NXT,
+    ANSWER,
+    H_BUTTON,
+    H_KOMI,
+    H_NMARKS,
+    H_NP,
+    H_PASSES,
+    H_PHASE,
+    H_PLAYER,
+    H_REJECTED,
+    H_SIZE,
+    H_W,
+    HEADER,
+    MARK,
+    OVER,
+    apply,
+    current_player,
+    init,
+    is_legal,
+    legal_actions,
+    mid_turn,
+)
+
+NUM_PLANES = 14
+
+
+@njit(cache=True)
+def planes_of(s, me, out):
+    """``out`` (C, n) float32: the planes of state ``s`` seen by color ``me`` (0 or 1)."""
+    size = s[H_SIZE]
+    w = s[H_W]
+    np_ = s[H_NP]
+    n = size * size
+    col = HEADER + A_COL * np_
+    king = HEADER + A_KING * np_
+    for p in range(n):
+        x = (p // size + 1) * w + p % size + 1
+        v = s[col + x]
+        k = s[king + x] != 0
+        ours = v == me + 1
+        theirs = v != 0 and not ours
+        out[0, p] = 1.0 if ours and not k else 0.0
+        out[1, p] = 1.0 if ours and k else 0.0
+        out[2, p] = 1.0 if theirs and not k else 0.0
+        out[3, p] = 1.0 if theirs and k else 0.0
+        out[4, p] = 0.0
+    mlist = HEADER + A_MLIST * np_
+    marks = HEADER + A_MARKS * np_
+    nxt = HEADER + A_NXT * np_
+    for i in range(s[H_NMARKS]):
+        g = s[mlist + s[marks + i]]
+        z = g
+        while True:
+            out[4, (z // w - 1) * size + z % w - 1] = 1.0
+            z = s[nxt + z]
+            if z == g:
+                break
+    phase = s[H_PHASE]
+    komi = np.float32(s[H_KOMI] / n)
+    out[5, :n] = 1.0 if phase != OVER and s[H_PLAYER] == me else 0.0
+    out[6, :n] = 1.0 if me == 0 else 0.0
+    out[7, :n] = 1.0 if s[H_BUTTON] == me else 0.0
+    out[8, :n] = 1.0 if s[H_BUTTON] == 1 - me else 0.0
+    out[9, :n] = 1.0 if s[H_PASSES] == 1 else 0.0
+    out[10, :n] = 1.0 if phase == MARK else 0.0
+    out[11, :n] = 1.0 if phase == ANSWER else 0.0
+    out[12, :n] = 1.0 if s[H_REJECTED] != 0 else 0.0
+    out[13, :n] = komi if me == 1 else -komi
+
+
+@njit(cache=True)
+def planes(states, players, out):
+    """``out[b]`` (C, n) float32: the planes of ``states[b]`` seen by color
+    ``players[b]`` (a color index; -1, a game over, means 0 as in tensors.observe)."""
+    for b in range(states.shape[0]):
+        planes_of(states[b], max(players[b], 0), out[b])
+
+
+@njit(cache=True)
+def observe_one(state, player, out, mask, buf):
+    """The planes of one state into ``out`` (C, n) and its legal actions into
+    the int8 ``mask`` (one compiled call for an adapter's observation)."""
+    planes_of(state, player, out)
+    mask[:] = 0
+    for j in range(legal_actions(state, buf)):
+        mask[buf[j]] = 1
+
+
+@njit(cache=True)
+def replay(state, size, opts, actions):
+    """``state`` set to the start then every action of ``actions`` (legal ones) applied."""
+    init(state, size, opts)
+    for a in actions:
+        apply(state, a)
+
+
+@njit(cache=True)
+def try_apply(state, action):
+    """Apply ``action`` (any int64) if it is legal: -2 if not (nothing
+    changes), else the color to act next (-1 once over), plus 2 while that
+    color is inside a multi-action turn. One compiled call for an adapter's step."""
+    if not is_legal(state, action):
+        return -2
+    apply(state, action)
+    player = current_player(state)
+    if player >= 0 and mid_turn(state):
+        player += 2
+    return player

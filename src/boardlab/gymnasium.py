@@ -1,0 +1,175 @@
+"""The five games as single-agent Gymnasium environments against a boardlab
+engine (``pip install 'boardlab[gymnasium]'``).
+
+``import boardlab.gymnasium`` registers ``boardlab/<game>-v0`` for every game:
+
+>>> import gymnasium, boardlab.gymnasium
+>>> env = gymnasium.make("boardlab/robble-v0", opponent="random", size=5)
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].dtype
+((5, 5, 5), dtype('int8'))
+>>> obs, reward, terminated, truncated, info = env.step(12)
+
+Options: ``opponent`` (an engine name of ``boardlab.ai``: ``random``,
+``level1``..``level5``, ``mcts:...``; default ``random``), ``player`` (the
+color index the agent plays, 0 = first to move, default 0), ``size``, the
+game's own options (``pie``, ``komi``), ``max_game_length`` (reaching it
+truncates) and ``illegal_action``:
+
+* ``"lose"`` (default): an in-range illegal action ends the episode as a loss
+  (reward -1, ``info["illegal_action"]`` holds our reason), the usual
+  convention for learning without a mask, and what ``check_env``'s random
+  actions need;
+* ``"raise"``: it raises ``IllegalMoveError`` with the reason instead.
+
+Either way an action outside ``action_space`` (out of range, not an integer)
+raises ``IllegalMoveError``, and stepping a finished episode raises
+``GameOverError``: both are ValueErrors carrying our message. Each step plays
+the agent's action and then every opponent action until the agent is to move
+again (a whole multi-action turn: implo's resolutions, yugo's marking, a
+swap), so the agent also plays its own multi-action turns one action per
+step. The observation is ``{"observation": planes, "action_mask": mask}``
+(:mod:`boardlab.tensors`, the agent's side); ``action_masks()`` returns the
+mask too (for maskable policies). The reward is the agent's result (+1 win,
+-1 loss, 0 draw) at the end, 0 before. The opponent is reseeded from the
+``reset`` seed, so a seeded episode replays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import GAMES, _adapters, tensors
+from .ai import make_agent
+from .errors import GameOverError, IllegalMoveError, OptionError
+
+__all__ = ["BoardlabEnv", "env_id"]
+
+
+def env_id(game: str) -> str:
+    return f"boardlab/{game}-v0"
+
+
+class BoardlabEnv(gymnasium.Env):
+    """See the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, game: str, opponent: str = "random", player: int = 0,
+                 illegal_action: str = "lose", render_mode: str | None = None,
+                 **options: Any) -> None:
+        self.config = _adapters.spec(game, **options)
+        if type(player) is not int or player not in (0, 1):
+            raise OptionError(f"{game}: player must be 0 or 1 (the agent's color index), got {player!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise OptionError(f"{game}: illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise OptionError(f"{game}: render_mode must be ansi, human or None, got {render_mode!r}")
+        make_agent(opponent)  # check the name now, with the engine registry's message
+        self.opponent_name = opponent
+        self.player = player
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        cls = self.config.cls
+        low, high = tensors.plane_bounds(cls, self.config.size, self.config.options)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.config.num_distinct_actions,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(self.config.num_distinct_actions)
+        self.game = self.config.new()
+        self._observer = _adapters.Observer(self.config)
+        self.opponent = make_agent(opponent, seed=0)
+        self._done = True
+
+    # ------------------------------------------------------------ helpers
+    def _obs(self) -> dict[str, np.ndarray]:
+        planes, mask = self._observer.observe(self.game, self.player)  # compiled, one call
+        if self._done:
+            mask[:] = 0
+        return {"observation": planes, "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        return self._obs()["action_mask"].astype(bool)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"to_move": self.game.to_move, "mid_turn": self.game.is_mid_turn, **extra}
+
+    def _truncated(self) -> bool:
+        return not self.game.is_over and len(self.game) >= self.config.max_game_length
+
+    def _opponent_moves(self) -> None:
+        game = self.game
+        # an engine's integer interface where it has one (the same choice as
+        # choose(), without writing the move out and parsing it back)
+        choose_action = getattr(self.opponent, "choose_action", None)
+        me, cap = self.player, self.config.max_game_length
+        while True:
+            mover = game._current_player()   # the hook: None once over
+            if mover is None or mover == me or len(game) >= cap:
+                return
+            if choose_action is not None:
+                game.apply_action(choose_action(game))
+            else:
+                game.play(self.opponent.choose(game))
+
+    # ------------------------------------------------------------ the Env API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.game = self.config.new()
+        self.opponent = make_agent(self.opponent_name, seed=int(self.np_random.integers(2**31)))
+        self._done = False
+        self._opponent_moves()
+        self._done = self.game.is_over or self._truncated()
+        return self._obs(), self._info()
+
+    def step(self, action: Any):
+        if self._done:
+            raise GameOverError(action, "the episode is over; call reset()")
+        if type(action) is not int and isinstance(action, np.integer):
+            action = int(action)
+        if type(action) is not int or not 0 <= action < self.config.num_distinct_actions:
+            raise IllegalMoveError(action, f"action must be an integer in "
+                                           f"0..{self.config.num_distinct_actions - 1}")
+        game = self.game
+        try:
+            game.apply_action(action)  # an illegal action leaves the game untouched
+        except IllegalMoveError as exc:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            return self._obs(), -1.0, True, False, self._info(illegal_action=exc.reason)
+        self._opponent_moves()
+        mover = game._current_player()
+        terminated = mover is None
+        truncated = not terminated and len(game) >= self.config.max_game_length
+        self._done = terminated or truncated
+        reward = game.returns()[self.player] if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        info = {"to_move": None if mover is None else game.colors[mover],
+                "mid_turn": not terminated and game._mid_turn()}   # as _info(), from the hooks
+        return self._obs(), float(reward), terminated, truncated, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = str(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def _register() -> None:
+    for name in GAMES:
+        if env_id(name) not in gymnasium.registry:
+            gymnasium.register(id=env_id(name), entry_point=BoardlabEnv,  # type: ignore[arg-type]
+                               kwargs={"game": name}, disable_env_checker=False)
+
+
+_register()

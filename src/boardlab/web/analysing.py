@@ -1,0 +1,253 @@
+"""Analysis in the engine pool's workers: one position (streamed) or a whole game.
+
+An analysis runs as one call of the server's :class:`~boardlab.web.pool.EnginePool`
+(a worker process, or a thread with ``--engine-workers 0``), so it shares the
+pool's isolation and fair share with the computer's moves. A pool call
+returns one value at its end, but a user must see the first candidates at
+once and then watch them refine, and a whole game's progress; so the worker
+talks back through a :class:`Channel`, a private temporary folder: it
+queues a numbered file after every snapshot (written under another name,
+then renamed), and stops at its next check when the server creates ``stop``.
+A stop is asked for this way rather than by killing the worker, because a
+fresh worker spends a second or more loading the compiled kernels, which
+the next user would wait for.
+
+Everything here takes and returns plain data (a :class:`Request` made of
+strings and numbers), as a process pool needs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import boardlab
+from boardlab.ai import analysis
+from boardlab.ai.limit import Limit
+
+from . import view
+
+
+@dataclass(frozen=True)
+class Request:
+    """A position to analyse: a game's start (its kind, size, options, or a
+    set-up position text) and the moves played from it."""
+
+    game: str
+    size: int | None
+    options: dict[str, Any]
+    start: str | None
+    moves: tuple[str, ...]
+    seconds: float
+    top: int = 5
+
+    def build(self) -> tuple[boardlab.Game, list[int]]:
+        """The start position and the moves' actions. Raises the library's
+        errors (OptionError, PositionError, IllegalMoveError); the caller
+        (``routes.analysis``) turns them into the API's answers."""
+        if self.start is not None:
+            game = boardlab.from_position(self.start)
+        else:
+            game = boardlab.new_game(self.game, self.size, **self.options)
+        start = game.copy()
+        actions = []
+        for move in self.moves:
+            a = game.string_to_action(move)
+            game.apply_action(a)
+            actions.append(a)
+        return start, actions
+
+
+@dataclass
+class Channel:
+    """The worker's line back to the server (see the module docstring)."""
+
+    path: str
+    seq: int = field(default=0)
+
+    @classmethod
+    def open(cls) -> Channel:
+        return cls(tempfile.mkdtemp(prefix="boardlab-analysis-"))
+
+    # ---------------------------------------------------------- worker side
+    def put(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` as ``<seq>.json`` (written under another name,
+        then renamed: the server never reads half a file)."""
+        self.seq += 1
+        tmp = os.path.join(self.path, f"{self.seq}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(message, f)
+        os.replace(tmp, os.path.join(self.path, f"{self.seq}.json"))
+
+    def stopped(self) -> bool:
+        return os.path.exists(os.path.join(self.path, "stop"))
+
+    # ---------------------------------------------------------- server side
+    def stop(self) -> None:
+        try:
+            with open(os.path.join(self.path, "stop"), "w"):
+                pass
+        except OSError:  # already closed
+            pass
+
+    def take(self) -> list[dict[str, Any]]:
+        """The messages queued since the last call, oldest first."""
+        out = []
+        while True:
+            name = os.path.join(self.path, f"{self.seq + 1}.json")
+            try:
+                with open(name, encoding="utf-8") as f:
+                    out.append(json.load(f))
+            except (OSError, ValueError):
+                return out
+            self.seq += 1
+            try:
+                os.remove(name)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def analysis_json(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any]:
+    """An analysis as the page draws it: the library's JSON, each candidate's
+    board points (to draw it without knowing the notation) and the score
+    lead at the end of the best line where the game keeps a score."""
+    out = an.to_json()
+    for c in out["candidates"]:
+        c["points"] = view.move_points(c["move"], game.size)
+        c["pv_points"] = [view.move_points(m, game.size) for m in c["pv"]]
+    out["lead"] = _lead(game, an)
+    return out
+
+
+def _lead(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any] | None:
+    """The score lead of the mover if the game followed the best candidate's
+    principal variation: the game's live score there (None for a game
+    without one). A rough guide, and said so on the page: the search
+    estimates win probabilities, not scores."""
+    best = an.best
+    if best is None:
+        return None
+    g = game.copy()
+    try:
+        for move in best.pv:
+            g.play(move)
+    except boardlab.BoardlabError:
+        return None
+    scores = view.live_scores(g)
+    if not scores:
+        return None
+    mover = an.to_move
+    other = next(c for c in game.colors if c != mover)
+    return {"color": mover, "lead": float(scores[mover]) - float(scores[other]),
+            "after": len(best.pv), "scores": {k: float(v) for k, v in scores.items()}}
+
+
+def analyse_position(req: Request, channel_path: str) -> dict[str, Any]:
+    """Search the position after ``req.moves`` for ``req.seconds``, putting a
+    snapshot on the channel about every 0.25 s (the first after 0.2 s at
+    most); the final analysis is the return value and the last message."""
+    start, actions = req.build()
+    game = start
+    for a in actions:
+        game.apply_action(a)
+    channel = Channel(channel_path)
+
+    def update(an: analysis.Analysis) -> None:
+        channel.put({"kind": "analysis", "analysis": analysis_json(game, an)})
+
+    stop = _StopWatch(channel)
+    final = analysis.analyse(game, Limit(seconds=req.seconds), seed=0, top=req.top,
+                             on_update=update, stop=stop)
+    out = {"kind": "analysis", "analysis": analysis_json(game, final)}
+    channel.put(out)
+    return out
+
+
+class _StopWatch:
+    """A ``threading.Event`` look-alike for ``analysis.analyse``'s ``stop``:
+    set once the server asked the channel to stop."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self._set = False
+
+    def is_set(self) -> bool:
+        if not self._set:
+            self._set = self.channel.stopped()
+        return self._set
+
+
+def analyse_whole_game(req: Request, channel_path: str) -> dict[str, Any]:
+    """Every position of the game (before each move, and the last if the game
+    goes on) for ``req.seconds`` each, one after the other, putting each on
+    the channel as it is done (``progress``); then every move judged. A stop
+    ends it after the position being searched (the answer has
+    ``stopped``)."""
+    start, actions = req.build()
+    channel = Channel(channel_path)
+    games = [start]
+    for a in actions:
+        g = games[-1].copy()
+        g.apply_action(a)
+        games.append(g)
+    todo = [i for i, g in enumerate(games) if not g.is_over]
+    analyses: list[analysis.Analysis] = []
+    plies: list[dict[str, Any]] = []
+    stop = _StopWatch(channel)
+    started = time.perf_counter()
+    for k, i in enumerate(todo):
+        if stop.is_set():
+            out = {"kind": "game", "stopped": True, "done": k, "total": len(todo)}
+            channel.put(out)
+            return out
+        an = analysis.analyse(games[i], Limit(seconds=req.seconds), seed=i, top=req.top,
+                              stop=stop)
+        analyses.append(an)
+        plies.append({"ply": i, **analysis_json(games[i], an)})
+        channel.put({"kind": "progress", "done": k + 1, "total": len(todo), "ply": i,
+                     "analysis": plies[-1],
+                     "seconds": round(time.perf_counter() - started, 2)})
+    judgements = [analysis.judge(games[i], analyses, i, a, games[i + 1])
+                  for i, a in enumerate(actions)]
+    result = analysis.GameAnalysis(analyses, judgements)
+    wins = [an.wins for an in analyses]
+    final = games[-1]
+    if final.is_over and final.outcome is not None:
+        winner = final.outcome.winner
+        wins.append({c: 0.5 if winner == "draw" else float(winner == c) for c in final.colors})
+    out = {
+        "kind": "game", "stopped": False, "total": len(todo),
+        "seconds": round(time.perf_counter() - started, 2),
+        "wins": [{c: round(p, 4) for c, p in w.items()} for w in wins],
+        "judgements": [{"ply": j.ply, "move": j.move, "mover": j.mover,
+                        "before": round(j.before, 4), "after": round(j.after, 4),
+                        "drop": round(j.drop, 4), "best": j.best, "label": j.label,
+                        "glyph": j.glyph} for j in judgements],
+        "counts": result.counts(),
+        "plies": plies,
+        "thresholds": [{"drop": t, "label": name, "glyph": g}
+                       for t, name, g in analysis.THRESHOLDS],
+    }
+    channel.put(out)
+    return out
+
+
+def warm_up() -> None:
+    """Load every game's compiled search (numba's cached machine code) in
+    this worker, so the first analysis a user asks for shows candidates
+    within a second rather than after the loading. Run by a worker at its
+    start (``EnginePool(warm=...)``), in a thread of its own."""
+    from boardlab.fast.search import Search
+    for name in boardlab.GAMES:
+        try:
+            Search(boardlab.new_game(name), seed=0).run(16)
+        except Exception:  # noqa: BLE001 - a game without a kernel is analysed by pymcts
+            continue

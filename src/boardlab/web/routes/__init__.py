@@ -1,0 +1,38 @@
+"""The web API's routes, one router per concern: ``games`` (the catalogue,
+creating, reading, playing and deleting games), ``online`` (what only a game
+by link has: undo requests, the komi pick, display names), ``records``
+(download and load), ``sockets`` (the live WebSocket) and ``pages`` (rules,
+the API reference, the page itself).
+
+A route is a plain async function of its inputs and the :class:`Hub`
+(``Depends(hub_of)``), so it can be read alone, called from another (the
+WebSocket calls the HTTP actions) and tested with a hub of its own.
+"""
+
+from __future__ import annotations
+
+from fastapi import Depends, Header, Request
+
+from ..hub import Hub
+
+
+def hub_of(request: Request) -> Hub:
+    """The app's hub (``app.state.hub``, set by ``create_app``)."""
+    return request.app.state.hub
+
+
+#: a route's ``hub`` parameter: ``hub: Hub = HubDep``
+HubDep = Depends(hub_of)
+
+
+def client_of(request: Request) -> str:
+    """Who is asking, as the limits count clients: the peer's address
+    (without its port: a client opens many connections), or the first
+    ``X-Forwarded-For`` address when the server trusts a proxy in front."""
+    return request.app.state.client_key(request.scope)
+
+
+#: the seat token of a game by link (see ``online``); None for other games
+SeatToken = Header(None, alias="X-Seat-Token",
+                   description="the token from your link (games by link, and games "
+                               "with an owner)")

@@ -1,0 +1,353 @@
+"""Analysis: the search's view of a position, streamed; judging the moves of a
+game; ``boardlab analyse``; the UGI engine and the JSON-lines analysis engine
+as real subprocesses; an outside engine in a match (``cmd:``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import boardlab
+import boardlab.ai
+from boardlab import records
+from boardlab.ai.analysis import THRESHOLDS, analyse, analyse_game
+from boardlab.ai.limit import Limit
+from boardlab.ai.match import run_match
+
+PY = sys.executable
+ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "src")}
+
+
+def _one_winning_move(name: str, size: int, seed: int):
+    """A position from seeded random play where exactly one move wins at once."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        game = boardlab.new_game(name, size)
+        while not game.is_over:
+            wins = []
+            for m in game.legal_moves():
+                probe = game.copy()
+                probe.play(m)
+                if probe.is_over and probe.winner == game.to_move:
+                    wins.append(m)
+            if len(wins) == 1 and len(game.legal_moves()) > 10:
+                return game, wins[0]
+            game.play(rng.choice(game.legal_moves()))
+    raise AssertionError("no such position found")
+
+
+# ---------------------------------------------------------------- analyse()
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_an_analysis_lists_legal_candidates_with_legal_lines(name):
+    game = boardlab.new_game(name, size=5)
+    an = analyse(game, Limit(simulations=150), seed=1, top=4)
+    assert 1 <= len(an.candidates) <= 4
+    assert an.visits >= 150
+    assert abs(sum(an.wins.values()) - 1) < 1e-9
+    visits = [c.visits for c in an.candidates]
+    assert visits == sorted(visits, reverse=True)
+    for c in an.candidates:
+        probe = game.copy()
+        for move in c.pv:  # every principal variation replays legally
+            probe.play(move)
+        assert c.pv[0] == c.move and 0 <= c.winrate <= 1
+    assert json.loads(json.dumps(an.to_json()))["candidates"][0]["move"] == an.best.move
+
+
+def test_analysis_finds_the_winning_move_and_says_it_is_won():
+    game, win = _one_winning_move("vimbre", 5, seed=4)
+    an = analyse(game, Limit(simulations=2000), seed=1)
+    assert an.best.move == win
+    assert an.best.proven and an.winrate == 1.0
+
+
+def test_analysis_streams_snapshots_and_stops_when_asked():
+    game = boardlab.new_game("robble", size=7)
+    seen = []
+    stop = threading.Event()
+
+    def on_update(snap):
+        seen.append(snap)
+        if len(seen) == 2:
+            stop.set()
+
+    start = time.perf_counter()
+    an = analyse(game, Limit(seconds=30), seed=1, on_update=on_update, every=0.1, stop=stop)
+    assert time.perf_counter() - start < 5  # the stop ended a 30 s search
+    assert len(seen) >= 2 and not seen[0].done and an.done
+    assert seen[0].seconds < 1.0 and seen[0].candidates  # first candidates well within 1 s
+    assert seen[0].visits <= seen[1].visits <= an.visits
+
+
+def test_analysing_a_finished_game_is_refused():
+    game = boardlab.from_position("robble 4 XXOO/XXOO/OOXO/1OOX black pie=no")
+    game.play("a1")
+    with pytest.raises(boardlab.BoardlabError, match="over"):
+        analyse(game)
+
+
+# ---------------------------------------------------------------- judging a game
+def _wins_now(game) -> list[str]:
+    out = []
+    for m in game.legal_moves():
+        probe = game.copy()
+        probe.play(m)
+        if probe.is_over and probe.winner == game.to_move:
+            out.append(m)
+    return out
+
+
+def _win_or_lose(name: str, size: int, seed: int):
+    """A position where the mover wins at once with one move, and another move
+    (``bad``) lets the opponent win at once."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        game = boardlab.new_game(name, size)
+        while not game.is_over:
+            wins = _wins_now(game)
+            if len(wins) == 1:
+                for m in game.legal_moves():
+                    probe = game.copy()
+                    probe.play(m)
+                    if not probe.is_over and probe.to_move != game.to_move and _wins_now(probe):
+                        return game, wins[0], m
+            game.play(rng.choice(game.legal_moves()))
+    raise AssertionError("no such position found")
+
+
+def test_missing_the_only_win_is_a_blunder_and_the_best_move_is_not():
+    game, win, bad = _win_or_lose("vimbre", 5, seed=4)
+    for move in (bad, win):
+        result = analyse_game(game, [game.string_to_action(move)], Limit(simulations=1500), seed=3)
+        j = result.judgements[0]
+        if move == win:
+            assert j.after == 1.0 and j.label is None and j.glyph == ""
+            assert len(result.wins) == 2  # the start, and the finished game
+        else:
+            assert j.before > 0.9 and j.drop >= THRESHOLDS[0][0]
+            assert (j.label, j.glyph, j.best) == ("blunder", "??", win)
+
+
+def test_a_game_is_analysed_in_parallel_like_in_one_process():
+    game = boardlab.new_game("robble", size=4)
+    rng = random.Random(2)
+    actions = []
+    probe = game.copy()
+    for _ in range(6):
+        a = rng.choice(probe.legal_actions())
+        actions.append(a)
+        probe.apply_action(a)
+    one = analyse_game(game, actions, Limit(simulations=120), seed=5, jobs=1)
+    two = analyse_game(game, actions, Limit(simulations=120), seed=5, jobs=2)
+    assert [a.to_json() | {"seconds": 0} for a in one.analyses] == \
+        [a.to_json() | {"seconds": 0} for a in two.analyses]
+    assert len(one.analyses) == 7 and len(one.judgements) == 6
+
+
+# ---------------------------------------------------------------- boardlab analyse
+def test_boardlab_analyse_writes_an_annotated_record_and_a_graph(tmp_path):
+    match = run_match("robble", "level1", "random", 1, size=4, seed=3,
+                      out=str(tmp_path / "g.rec"))
+    assert match.elo.games == 1
+    out, png = tmp_path / "a.rec", tmp_path / "a.png"
+    proc = subprocess.run([PY, "-m", "boardlab", "analyse", str(tmp_path / "g.rec"),
+                           "--engine", "mcts:60", "-o", str(out), "--plot", str(png),
+                           "--jobs", "1", "--quiet"], env=ENV, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "blunders" in proc.stdout
+    rec = records.read(str(out))[0]
+    original = records.read(str(tmp_path / "g.rec"))[0]
+    assert rec.moves == original.moves and rec.result == original.result
+    assert rec.tags["Annotator"] == "boardlab analyse mcts:60"
+    assert all("->" in rec.comments[k] for k in range(1, len(rec.moves) + 1))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_boardlab_analyse_adds_the_engines_move_as_a_variation_at_a_blunder(tmp_path):
+    game, win, bad = _win_or_lose("vimbre", 5, seed=4)
+    start = boardlab.from_position(game.position())
+    start.play(bad)                     # misses the only win: a blunder
+    path, out = tmp_path / "g.rec", tmp_path / "a.rec"
+    path.write_text(records.format(records.Record.from_game(start)))
+    proc = subprocess.run([PY, "-m", "boardlab", "analyse", str(path), "--engine", "mcts:1500",
+                           "-o", str(out), "--jobs", "1", "--quiet"], env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    rec = records.parse(text)
+    assert rec.moves == [bad] and rec.comments[1].startswith("??")
+    (line,) = rec.variations[0]
+    assert line.move == win and not line.variations
+    assert line.comment.startswith(f"{game.to_move} ") and float(line.comment.split()[1]) > 0.9
+    assert f"{bad} {{{rec.comments[1]}}} (1. {win} {{{line.comment}}})" in " ".join(text.split())
+    # a record that already has that variation keeps it once
+    again = tmp_path / "b.rec"
+    proc = subprocess.run([PY, "-m", "boardlab", "analyse", str(out), "--engine", "mcts:1500",
+                           "-o", str(again), "--jobs", "1", "--quiet"], env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert [n.move for n in records.read(str(again))[0].variations[0]] == [win]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--engine", "level3"], "analysis runs the MCTS search"),
+    (["--engine", "mcts:0s"], "seconds must be positive"),
+])
+def test_boardlab_analyse_refuses_bad_engines(tmp_path, args, says):
+    path = tmp_path / "g.rec"
+    path.write_text('[Game "robble"]\n[Size "4"]\n\n1. a1 *\n')
+    proc = subprocess.run([PY, "-m", "boardlab", "analyse", str(path), *args, "--quiet"],
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and says in proc.stderr
+
+
+def test_boardlab_analyse_reports_a_bad_record_with_its_line(tmp_path):
+    path = tmp_path / "g.rec"
+    path.write_text('[Game "robble"]\n[Size "4"]\n\n1. a1 2. a1 *\n')
+    proc = subprocess.run([PY, "-m", "boardlab", "analyse", str(path), "--quiet"],
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "line 4" in proc.stderr and "occupied" in proc.stderr
+
+
+# ---------------------------------------------------------------- UGI
+class Engine:
+    """``boardlab engine`` as a real subprocess, line by line."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([PY, "-m", "boardlab", "engine", *args], env=ENV,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     bufsize=1)
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, word: str, timeout: float = 60) -> list[str]:
+        lines = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline().rstrip("\n")
+            lines.append(line)
+            if line.split()[:1] == [word]:
+                return lines
+        raise AssertionError(f"no {word!r} in {lines}")
+
+    def close(self) -> int:
+        self.send("quit")
+        return self.proc.wait(timeout=30)
+
+
+def test_ugi_session_from_handshake_to_game_over():
+    eng = Engine("robble", "--size", "5")
+    try:
+        eng.send("ugi")
+        lines = eng.until("ugiok")
+        assert lines[0].startswith("id name boardlab") and "robble 5x5" in lines[0]
+        eng.send("isready")
+        assert eng.until("readyok") == ["readyok"]
+        eng.send("uginewgame")
+        eng.send("position startpos moves c3 swap")
+        eng.send("query p1turn")
+        assert eng.until("response") == ["response false"]  # white moves after a swap
+        eng.send("go nodes 200")
+        lines = eng.until("bestmove")
+        info = [x for x in lines if x.startswith("info ")]
+        assert info and " pv " in info[-1] and " score cp " in info[-1]
+        best = lines[-1].split()[1]
+        game = boardlab.new_game("robble", 5)
+        for m in ("c3", "swap", best):
+            game.play(m)  # the engine's move is legal
+        eng.send("position fen robble 4 XXOO/XXOO/OOXO/1OOX black pie=no moves a1")
+        eng.send("query gameover")
+        eng.send("query result")
+        assert eng.until("response") == ["response true"]
+        assert eng.until("response") == ["response p1win"]
+    finally:
+        assert eng.close() == 0
+
+
+def test_ugi_bad_lines_are_reported_and_change_nothing():
+    eng = Engine("yugo", "--size", "5")
+    try:
+        eng.send("position startpos moves c3")
+        for bad, says in [
+            ("position startpos moves c3 c3", "move 2 (c3)"),
+            ("position fen yugo 5 nonsense black", "position"),
+            ("position sideways", "startpos or fen"),
+            ("go nodes many", "expected a whole number"),
+            ("go sideways 3", "unknown parameter"),
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("query colour", "gameover, p1turn or result"),
+        ]:
+            eng.send(bad)
+            line = eng.until("info")[-1]
+            assert line.startswith("info string error:") and says in line, (bad, line)
+        eng.send("query p1turn")  # still the position after c3: white to move
+        assert eng.until("response") == ["response false"]
+    finally:
+        assert eng.close() == 0
+
+
+def test_ugi_stop_ends_an_infinite_search_with_a_move():
+    eng = Engine("pilo", "--size", "5")
+    try:
+        eng.send("position startpos")
+        eng.send("go infinite")
+        time.sleep(1.2)
+        eng.send("isready")
+        assert eng.until("readyok")[-1] == "readyok"  # answered while searching
+        eng.send("stop")
+        lines = eng.until("bestmove", timeout=20)
+        assert lines[-1].split()[1] in boardlab.new_game("pilo", 5).legal_moves()
+    finally:
+        assert eng.close() == 0
+
+
+def test_an_outside_engine_plays_a_match_through_cmd(tmp_path):
+    cmd = f"cmd@40:env PYTHONPATH={ENV['PYTHONPATH']} {PY} -m boardlab engine robble --size 4"
+    match = run_match("robble", "random", cmd, 2, size=4, seed=1, out=str(tmp_path / "m.rec"))
+    assert match.elo.games == 2 and all(r.plies > 0 for r in match.results)
+    assert len(records.read(str(tmp_path / "m.rec"))) == 2  # every game replays as a record
+
+
+def test_an_outside_engine_that_fails_is_named():
+    from boardlab.ai.external import EngineError
+    game = boardlab.new_game("robble", 4)
+    with pytest.raises(EngineError, match="cannot start"):
+        boardlab.ai.make_agent("cmd:/nonexistent/engine").choose(game)
+    with pytest.raises(EngineError, match="exited"):
+        boardlab.ai.make_agent(f"cmd:{PY} -c pass").choose(game)
+    with pytest.raises(boardlab.OptionError, match="no command"):
+        boardlab.ai.make_agent("cmd:")
+
+
+# ---------------------------------------------------------------- JSON lines
+def test_jsonl_analysis_answers_each_turn_and_reports_errors():
+    lines = [
+        {"id": "a", "game": "implo", "size": 5, "moves": ["c3"], "turns": [0, 1], "limit": "80"},
+        {"id": "b", "game": "robble", "size": 4, "moves": ["a1", "a1"]},
+        {"id": "c", "game": "robble", "size": 4, "turns": [3]},
+        "not an object",
+        {"id": "e", "game": "chess"},
+    ]
+    text = "\n".join(json.dumps(x) for x in lines) + "\n{broken\n"
+    proc = subprocess.run([PY, "-m", "boardlab", "engine", "--jsonl"], input=text, env=ENV,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [(o["id"], o.get("turn")) for o in out[:2]] == [("a", 0), ("a", 1)]
+    assert out[0]["to_move"] == "black" and out[1]["to_move"] == "white"
+    assert out[0]["candidates"] and out[0]["visits"] >= 80
+    assert out[2]["id"] == "b" and "move 2 (a1)" in out[2]["error"] and "line 2" in out[2]["error"]
+    assert out[3]["id"] == "c" and "turns" in out[3]["error"]
+    assert "JSON object" in out[4]["error"]
+    assert out[5]["id"] == "e" and "unknown game" in out[5]["error"]
+    assert "not JSON" in out[6]["error"] and "line 6" in out[6]["error"]

@@ -1,0 +1,93 @@
+"""Each game is a plug-in: its view and search knowledge live beside its rules,
+and the generic packages (ai/, web/, cli/) never name a game."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.ai import advice, policies
+from boardlab.cli import render
+from boardlab.core import grid
+from boardlab.games import view
+from boardlab.web import view as web_view
+
+SRC = Path(boardlab.__file__).resolve().parent
+GENERIC = ("ai", "web", "cli")
+
+
+def _game_literals(path: Path, root: Path = SRC) -> list[str]:
+    """Where the code (not its docstrings) uses a game's name as a string
+    constant: compared with, used as a dict key, or passed as an argument."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        pieces: list[ast.AST] = []
+        if isinstance(node, ast.Compare):
+            pieces = [node.left, *node.comparators]
+        elif isinstance(node, ast.Dict):
+            pieces = [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.Call):
+            pieces = list(node.args) + [k.value for k in node.keywords]
+        elif isinstance(node, (ast.Tuple, ast.Set, ast.List)):
+            pieces = list(node.elts)
+        for p in pieces:
+            if isinstance(p, ast.Constant) and p.value in boardlab.GAMES:
+                found.append(f"{path.relative_to(root)}:{p.lineno}: {p.value!r}")
+    return found
+
+
+def test_the_generic_packages_name_no_game():
+    found = [hit for pkg in GENERIC for path in sorted((SRC / pkg).rglob("*.py"))
+             for hit in _game_literals(path)]
+    assert not found, "game names in generic code (ask the game's plug-in):\n" + "\n".join(found)
+
+
+def test_the_name_scan_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('if game.name == "vimbre":\n    pass\nTABLE = {"yugo": 1}\nnew_game("pilo")\n'
+                   '"""robble in a docstring is fine"""\n')
+    hits = [h.split(": ")[1] for h in _game_literals(bad, tmp_path)]
+    assert sorted(hits) == ["'pilo'", "'vimbre'", "'yugo'"]
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_every_game_has_a_complete_view_plug_in(name):
+    module = view.view_module(name)
+    assert module.BOARD in ("points", "squares")
+    assert module.LEGEND and module.TERMINAL_LEGEND and module.NOTATION
+    assert all(isinstance(p, view.Piece) and p.glyph for p in module.PIECES.values())
+    colors = set(boardlab.game_class(name).colors)
+    assert {p.color for p in module.PIECES.values()} - {None} == colors
+    # every token of random games' positions is a known piece, and the
+    # terminal and the web draw every one
+    rng = random.Random(3)
+    size = 5
+    for _ in range(20):
+        game = boardlab.new_game(name, size)
+        while not game.is_over and len(game) < 60:
+            game.apply_action(rng.choice(game.legal_actions()))
+            for token in grid.parse_board(game.position().split()[2], size, ValueError):
+                if token is not None:
+                    assert token.partition("(")[0] in module.PIECES, (name, token)
+        cells = web_view.board_cells(game)
+        assert all(c is None or c["type"] != "unknown" for c in cells)
+        assert module.TERMINAL_LEGEND in render.render_board(game)
+        web_view.game_view(game)  # the hints run on every position
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_every_games_search_advice_is_usable(name):
+    adv = advice.advice_for(name)
+    assert adv.default_playout in policies.policies_for(name)
+    game = boardlab.new_game(name, 7 if name == "vimbre" else 5)
+    legal = game.legal_actions()
+    if adv.node_moves is not None:
+        moves = adv.node_moves(game, legal, random.Random(1))
+        assert moves and set(moves) <= set(legal)
+    if adv.special is not None:
+        assert adv.special(game, None, {}) is None  # nothing special at the start

@@ -1,0 +1,174 @@
+"""Real-browser tests of the analysis mode (analysis.js): Playwright on chromium.
+
+A hot-seat robble game is played by clicks, then analysed: the panel shows
+candidates (drawn on the board, a line previewed on hover) within a second
+or two, the whole game is analysed with a progress bar into a win-rate
+graph whose points jump to their ply, and a variation played on the
+analysis board is kept in the downloaded record. The real server runs as a
+subprocess (its engine workers warm their kernels at start).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+
+import pytest
+
+import boardlab
+from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
+
+pytestmark = BROWSER_MARKS
+TIMEOUT = 30_000  # ms
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("web")
+    srv = Server(tmp / "games.sqlite3", tmp / "server.log")
+    srv.start()
+    time.sleep(3)  # the workers' warm-up, as on a server that has been up a while
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server.url + "/")
+    pg.wait_for_selector("#ng-game option", state="attached")
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def live(page) -> dict:
+    return page.evaluate("window.boardlab.live()")
+
+
+def hot_seat_robble(page, plies: int) -> list[str]:
+    """A 5x5 robble game without the pie rule, ``plies`` random moves by clicks."""
+    page.click("#nav-new")
+    page.select_option("#ng-game", "robble")
+    page.select_option("#ng-size", "5")
+    page.check("input[name=opponent][value=human]")
+    if page.is_visible("#ng-pie"):
+        page.set_checked("#ng-pie", False)
+    page.click("#ng-start")
+    page.wait_for_function("() => window.boardlab.live() !== null")
+    rng = random.Random(11)
+    for k in range(plies):
+        st = live(page)
+        if st["over"]:
+            break
+        page.click(f'#board [data-point="{rng.choice(st["legal"])}"]')
+        page.wait_for_function(f"() => window.boardlab.live().ply === {k + 1}")
+    return live(page)["moves"]
+
+
+def analysis(page) -> dict:
+    return page.evaluate("window.boardlab.analysis()")
+
+
+def test_panel_shows_candidates_on_the_board_and_previews_a_line(page):
+    moves = hot_seat_robble(page, 4)
+    page.click("#btn-analyse")
+    started = time.perf_counter()
+    page.wait_for_selector("#an-cands [data-candidate]")
+    first = time.perf_counter() - started
+    print(f"first candidates after {first:.2f} s")   # the figure docs/web.md reports
+    assert first < 5
+    page.wait_for_function("() => window.boardlab.analysis().analysis.done", timeout=TIMEOUT)
+    page.mouse.move(5, 5)                         # not over a candidate: no preview
+    page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
+    a = analysis(page)
+    assert a["path"] == moves and a["main"]
+    g = boardlab.new_game("robble", 5, pie=False)
+    for m in moves:
+        g.play(m)
+    rows = page.eval_on_selector_all("#an-cands [data-candidate]", "rs => rs.map(r => r.dataset.candidate)")
+    assert 3 <= len(rows) <= 5 and set(rows) <= set(g.legal_moves())
+    marks = page.eval_on_selector_all("#an-board [data-cand-mark]", "ms => ms.map(m => m.dataset.candMark)")
+    assert marks == rows                          # each candidate drawn where it plays
+    wins = page.eval_on_selector("#an-evalbar", "e => JSON.parse(e.dataset.wins)")
+    assert abs(sum(wins.values()) - 1) < 1e-3 and "Win probability" in page.inner_text("#an-eval")
+    page.hover(f'#an-cands [data-candidate="{rows[0]}"]')
+    page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'yes'"
+                           " && document.querySelector('#an-board .pv-num')")
+    page.mouse.move(5, 5)
+    page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
+
+
+def test_whole_game_graph_click_jumps_and_marks(page):
+    moves = hot_seat_robble(page, 8)
+    page.click("#btn-analyse")
+    page.wait_for_selector("#an-cands [data-candidate]")
+    page.click("#an-game")
+    page.wait_for_selector("#an-progress", state="visible")
+    page.wait_for_function("() => window.boardlab.analysis().game !== null", timeout=60_000)
+    assert page.is_hidden("#an-progress")
+    dots = page.eval_on_selector_all("#an-graph [data-graph-ply]", "ds => ds.length")
+    assert dots == len(moves) + 1
+    page.click('#an-graph [data-graph-ply="3"] circle', force=True)
+    page.wait_for_function(f"() => document.querySelector('#an-board').dataset.path === {' '.join(moves[:3])!r}")
+    game = analysis(page)["game"]
+    assert [j["move"] for j in game["judgements"]] == moves
+    for color in ("black", "white"):
+        row = page.eval_on_selector_all(f'#an-counts tr[data-color="{color}"] td',
+                                        "tds => tds.map(t => +t.textContent)")
+        assert row == [game["counts"][color][k] for k in ("inaccuracy", "mistake", "blunder")]
+    shots = ROOT / "test-artifacts" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "analysis.png"), full_page=True)
+    if os.environ.get("BOARDLAB_UPDATE_DOCS") == "1":  # the copy docs/web.md shows
+        shutil.copy2(shots / "analysis.png", ROOT / "docs" / "screenshots" / "analysis.png")
+    labelled = page.eval_on_selector_all("#an-graph [data-label]", "ds => ds.map(d => +d.dataset.graphPly)")
+    assert labelled == [j["ply"] + 1 for j in game["judgements"] if j["label"]]
+
+
+def test_variation_is_played_analysed_and_kept_in_the_record(page, tmp_path):
+    moves = hot_seat_robble(page, 4)
+    page.click("#nav-first")
+    page.click("#nav-next")                       # the position after move 1
+    page.click("#btn-analyse")
+    page.wait_for_function("() => window.boardlab.analysis().path.length === 1")
+    g = boardlab.new_game("robble", 5, pie=False)
+    g.play(moves[0])
+    other = next(m for m in g.legal_moves() if m != moves[1] and m in g.legal_moves())
+    page.click(f'#an-board [data-point="{other}"]')
+    page.wait_for_function(f"() => window.boardlab.analysis().path.join(' ') === '{moves[0]} {other}'")
+    assert not analysis(page)["main"]
+    page.wait_for_selector("#an-cands [data-candidate]")    # the branch is analysed too
+    page.wait_for_selector(f'#an-moves .mv.var[data-path="{moves[0]} {other}"]')
+    page.click("#an-main")                        # back to the main line
+    page.wait_for_function("() => window.boardlab.analysis().main")
+    page.wait_for_function("() => (window.boardlab.live().meta.variations || []).length === 1")
+    page.click("#an-close")
+    with page.expect_download() as dl:
+        page.click("#dl-text")
+    path = tmp_path / "game.txt"
+    dl.value.save_as(path)
+    text = path.read_text()
+    assert f"(2. {other})" in text, text
+    # the record read back holds the variation, and so does a new analysis of it
+    from boardlab import records
+    rec = records.parse(text)
+    assert rec.variations[1][0].move == other
+    page.click("#nav-load")
+    page.fill("#load-text", text)
+    page.click("#load-go")
+    page.wait_for_function("() => window.boardlab.live() && window.boardlab.live().meta.source === 'record'")
+    page.click("#btn-analyse")
+    page.wait_for_selector(f'#an-moves .mv.var[data-path="{moves[0]} {other}"]')

@@ -1,0 +1,50 @@
+"""The web's engine calls keep a searching agent for the next move of its line."""
+
+from __future__ import annotations
+
+import boardlab
+from boardlab.web import engines
+
+
+def test_the_next_move_continues_the_kept_tree() -> None:
+    engines._KEPT.clear()
+    game = boardlab.new_game("robble", 5)
+    move = engines.choose("mcts:3000", 1, game)
+    name, agent = engines._KEPT[-1]
+    assert name == "mcts:3000"
+    tree = agent._tree
+    game.play(move)
+    node = tree.child_node(tree.root, game.action_history[-1])
+    reply = max(tree.children(node), key=lambda c: c.visits).action
+    game.apply_action(reply)
+    engines.choose("mcts:3000", 2, game)
+    assert engines._KEPT[-1][1] is agent and agent._tree is tree and tree.root != 0
+    assert len(engines._KEPT) == 1
+
+
+def test_another_line_or_engine_gets_a_new_agent_and_the_list_stays_short() -> None:
+    engines._KEPT.clear()
+    first = boardlab.new_game("robble", 5)
+    engines.choose("mcts:200", 1, first)
+    other = boardlab.new_game("robble", 5)
+    other.apply_action(other.legal_actions()[-1])
+    other.apply_action(other.legal_actions()[0])
+    engines.choose("mcts:200", 1, other)            # not below the first tree's root
+    engines.choose("mcts:300", 1, boardlab.new_game("robble", 5))  # another engine
+    agents = [a for _, a in engines._KEPT]
+    assert len(agents) == len({id(a) for a in agents}) == 3
+    for k in range(2 * engines._KEEP):
+        engines.choose(f"mcts:{20 + k}", k, boardlab.new_game("pilo", 4))  # each a new engine
+    assert len(engines._KEPT) == engines._KEEP
+    engines.choose("level1", 1, boardlab.new_game("pilo", 4))  # no tree kept: not listed
+    assert all(name != "level1" for name, _ in engines._KEPT)
+
+
+def test_the_komi_a_level_names_is_one_a_player_would_name() -> None:
+    """Weak levels' searches of the start are noise; what they name stays in
+    0 .. twice the rule of thumb on every size a player is offered first."""
+    for size in (5, 7, 9):
+        cap = 2 * engines.fair_komi(size)
+        for engine in ("level1", "level2"):
+            assert 0 <= engines.komi_for(engine, size) <= cap, (engine, size)
+    assert engines.komi_for("random", 7) == engines.fair_komi(7)
