@@ -228,6 +228,22 @@ def test_cells_are_the_position_tokens():
     assert game.from_position(game.position()).cells() == cells
 
 
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_position_fields_are_the_position_text_fields(name):
+    """Displays read fields and cells from the game, never by splitting
+    position text: both must be exactly what the text holds, every ply."""
+    rng = random.Random(7)
+    game = boardlab.new_game(name, 5)
+    while True:
+        parts = game.position().split()
+        assert game.position_fields() == dict(p.split("=", 1) for p in parts[4:])
+        assert list(game.position_fields())[:len(game.options)] == list(game.options)
+        assert " ".join(f"{k}={v}" for k, v in game.position_fields().items()) == " ".join(parts[4:])
+        if game.is_over:
+            break
+        game.apply_action(rng.choice(game.legal_actions()))
+
+
 def check_refusals(game, rng, before):
     legal = set(game.legal_actions())
     n = game.num_distinct_actions

@@ -49,10 +49,6 @@ class Player:
         return self.agent is None
 
 
-def _fields(game: Game) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in game.position().split()[4:] if "=" in item)
-
-
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
@@ -213,7 +209,7 @@ class Session:
             lines.append("scores: " + ", ".join(f"{c} {_num(v)}" for c, v in scores.items()))
         if self.over:
             return lines
-        fields = _fields(g)
+        fields = g.position_fields()
         mover = g.to_move
         legal = g.legal_moves()
         game_status = plugin.hook(g, "status")

@@ -77,9 +77,8 @@ def last_points(game: Game) -> set[int]:
 
 
 def _cells(game: Game) -> list[tuple[str, str]]:
-    """(glyph, role) for every point, from the position text."""
-    board = game.position().split()[2]
-    tokens = grid.parse_board(board, game.size, ValueError)
+    """(glyph, role) for every point, from the position's cell tokens."""
+    tokens = game.cells()
     table = plugin.pieces(game)
     out: list[tuple[str, str]] = []
     for token in tokens:

@@ -392,10 +392,13 @@ class Game:
         """The position as one line of text; see docs/positions.md."""
         parts = [self.name, str(self.size), grid.format_board(self._cell_tokens(), self.size),
                  self.to_move or "-"]
-        fields = [(k, v) for k, v in self.options.items()]
-        fields += self._state_fields()
-        parts += [f"{k}={_format_value(v)}" for k, v in fields]
+        parts += [f"{k}={v}" for k, v in self.position_fields().items()]
         return " ".join(parts)
+
+    def position_fields(self) -> dict[str, str]:
+        """The ``key=value`` fields of :meth:`position`: the options, then the game's state."""
+        fields = list(self.options.items()) + self._state_fields()
+        return {k: _format_value(v) for k, v in fields}
 
     @classmethod
     def from_position(cls, text: str) -> Game:

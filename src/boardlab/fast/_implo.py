@@ -101,7 +101,7 @@ def from_game(game: Implo) -> np.ndarray:
     if not isinstance(game, Implo):
         raise OptionError(f"implo kernel: from_game needs an Implo game, got {type(game).__name__}")
     cells = np.array([_CELL_VALUES[token] for token in game.cells()], dtype=np.int64)
-    fields = dict(part.split("=", 1) for part in game.position().split()[4:])
+    fields = game.position_fields()
     color = game.to_move if game.to_move is not None else fields["last"]
     state = np.zeros(state_len(game.size), dtype=np.int64)
     load(state, game.size, encode_options(game.options), cells,

@@ -59,19 +59,9 @@ def move_points(move: str, size: int) -> list[str]:
     return [p for p in _POINT_RE.findall(move) if p in names]
 
 
-def parse_fields(position: str) -> dict[str, str]:
-    out = {}
-    for item in position.split()[4:]:
-        key, _, value = item.partition("=")
-        out[key] = value
-    return out
-
-
-def board_cells(game: boardlab.Game, position: str | None = None) -> list[dict | None]:
+def board_cells(game: boardlab.Game) -> list[dict | None]:
     """One entry per point (index order, a1 first): None or a piece dict."""
-    position = position or game.position()
-    board_text = position.split()[2]
-    tokens = grid.parse_board(board_text, game.size, ValueError)
+    tokens = game.cells()
     table = plugin.pieces(game)
     cells: list[dict | None] = []
     for token in tokens:
@@ -114,8 +104,8 @@ def mid_turn(game: boardlab.Game, legal: list[str]) -> bool:
 def game_view(game: boardlab.Game) -> dict[str, Any]:
     """The board and rules-derived state of ``game`` as it stands now."""
     position = game.position()
-    fields = parse_fields(position)
-    cells = board_cells(game, position)
+    fields = game.position_fields()
+    cells = board_cells(game)
     legal = game.legal_moves()
     history = game.history
     last = history[-1] if history else None
