@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(PY) bench/early_stop.py --per-game 2
 	$(PY) bench/online_load.py --games 40 --seconds 20
 	$(PY) bench/adapters.py --seconds 1
+	$(PY) bench/ownership.py --games 80
 
 # The compiled core against the Python engines: 10,000 seeded random games per
 # game at sizes 5, 7 and default, compared ply by ply; exits non-zero on the

@@ -97,6 +97,18 @@ def test_position_analysis_answers_legal_candidates(client):
     assert abs(sum(a["wins"].values()) - 1.0) < 1e-3
 
 
+def test_final_analysis_carries_the_ownership_map_where_the_game_shows_one(client):
+    r = client.post("/api/analysis/position",
+                    json={"game": "pilo", "size": 5, "moves": ["c3"], "seconds": 0.2})
+    assert r.status_code == 200, r.text
+    own = r.json()["ownership"]
+    assert own["color"] == "blue" and len(own["values"]) == 25
+    assert all(-1 <= v <= 1 for v in own["values"]) and any(v != 0 for v in own["values"])
+    for game in ("robble", "yugo"):  # no map: no point score / not shown (measured)
+        r = client.post("/api/analysis/position", json={"game": game, "size": 5, "seconds": 0.1})
+        assert r.status_code == 200 and r.json()["ownership"] is None
+
+
 def test_position_budget_and_game_over_errors(client):
     body = {"game": "robble", "size": 5, "moves": []}
     assert "30" in _error(client.post("/api/analysis/position", json={**body, "seconds": 31}),

@@ -111,6 +111,32 @@ def test_panel_shows_candidates_on_the_board_and_previews_a_line(page):
     page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
 
 
+def test_pilo_ownership_map_tints_the_board_and_toggles(page):
+    page.click("#nav-new")
+    page.select_option("#ng-game", "pilo")
+    page.select_option("#ng-size", "5")
+    page.check("input[name=opponent][value=human]")
+    if page.is_visible("#ng-pie"):
+        page.set_checked("#ng-pie", False)
+    page.click("#ng-start")
+    page.wait_for_function("() => window.boardlab.live() !== null")
+    page.click('#board [data-point="c3"]')
+    page.wait_for_function("() => window.boardlab.live().ply === 1")
+    page.click("#btn-analyse")
+    page.wait_for_function("() => { const a = window.boardlab.analysis();"
+                           " return a && a.analysis && a.analysis.done; }", timeout=TIMEOUT)
+    page.mouse.move(5, 5)  # not over a candidate: a previewed line hides the map
+    page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
+    own = analysis(page)["analysis"]["ownership"]
+    expected = sum(abs(v) >= 0.05 for v in own["values"])
+    assert expected > 0 and page.is_visible("#an-owner-box")
+    assert page.locator("#an-board rect.tint").count() == expected
+    page.uncheck("#an-owner")
+    assert page.locator("#an-board rect.tint").count() == 0
+    page.check("#an-owner")
+    assert page.locator("#an-board rect.tint").count() == expected
+
+
 def test_whole_game_graph_click_jumps_and_marks(page):
     moves = hot_seat_robble(page, 8)
     page.click("#btn-analyse")

@@ -33,8 +33,9 @@ from . import _loops
 from ._resolve import resolve
 from ._rng import new_rng
 from .batch import Batch
+from .ownership import ownership
 
-__all__ = ["Batch", "playouts", "random_game"]
+__all__ = ["Batch", "ownership", "playouts", "random_game"]
 
 _FIRST_RECORD = 4096
 _MAX_RECORD = 1 << 24

@@ -518,7 +518,7 @@ def _push_patch(w, stack, top, nb):
 
 
 @njit(cache=True)
-def _patch_scores(state):
+def _patch_scores(state, owner):
     """(blue, orange) territory: per patch (non-block component), equal-size
     blue/orange group pairs cancel and the color with the biggest leftover
     group owns all its squares (the Python engine's ``patch_scores``).
@@ -526,7 +526,9 @@ def _patch_scores(state):
     One flood fill per patch on a bordered copy of the board (codes 0 empty,
     1 blue, 2 orange, 3 block or border, plus visit bits), so a neighbour
     test is one mask compare; a stack not yet in a group starts that group's
-    fill, which stays inside the patch."""
+    fill, which stays inside the patch. If ``owner`` is not empty (length
+    n), every square gets its patch's owner: 1 blue, -1 orange, 0 neither."""
+    mem = np.empty(owner.shape[0], dtype=np.int64)  # this patch's squares, for owner
     size = state[0]
     n = size * size
     wd = size + 2
@@ -557,6 +559,8 @@ def _patch_scores(state):
             while top > 0:
                 top -= 1
                 q = stack[top]
+                if mem.shape[0]:
+                    mem[squares] = q
                 squares += 1
                 v = w[q]
                 col = v & 3
@@ -603,13 +607,28 @@ def _patch_scores(state):
                 sb += squares
             elif best_o > best_b:
                 so += squares
+            if mem.shape[0]:
+                o = 1 if best_b > best_o else -1 if best_o > best_b else 0
+                for j in range(squares):
+                    q = mem[j]
+                    owner[(q // wd - 1) * size + q % wd - 1] = o
     return sb, so
+
+
+@njit("void(int64[::1], int64[::1])", cache=True)
+def owner(state, out):
+    """Who each square scores for if the game ended now: ``out[p]`` 1 blue,
+    -1 orange, 0 neither (a block, or a patch no one owns). The squares of
+    each color are its score, exactly as :func:`outcome` counts;
+    ``boardlab.fast.ownership`` averages it over playouts into a heat map."""
+    out[:] = 0
+    _patch_scores(state, out)
 
 
 @njit(types.UniTuple(int64, 2)(int64[::1], float64[::1]), cache=True)
 def outcome(state, scores):
     """Higher territory wins (score); equal: the last board play loses (last-move)."""
-    sb, so = _patch_scores(state)
+    sb, so = _patch_scores(state, np.empty(0, dtype=np.int64))
     scores[0] = sb
     scores[1] = so
     if sb != so:
@@ -623,7 +642,7 @@ def outcome(state, scores):
 @njit(boolean(int64[::1], float64[::1]), cache=True)
 def live_scores(state, out):
     """What the patches would score if the game ended now (always shown)."""
-    sb, so = _patch_scores(state)
+    sb, so = _patch_scores(state, np.empty(0, dtype=np.int64))
     out[0] = sb
     out[1] = so
     return True

@@ -439,8 +439,11 @@ def _last_mark(state: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _tally(state: np.ndarray, out: np.ndarray) -> None:
-    """Both scores for the board as it stands, counted from scratch."""
+def _tally(state: np.ndarray, out: np.ndarray, owner: np.ndarray) -> None:
+    """Both scores for the board as it stands, counted from scratch. If
+    ``owner`` is not empty (length n), each point's share of them too: 1 a
+    point black scores, -1 one white scores, 0 neither (see :func:`owner`)."""
+    mem = np.empty(owner.shape[0], dtype=np.int64)  # a region's points, for owner
     np_ = state[H_NP]
     s = state[H_SIZE]
     w = state[H_W]
@@ -469,6 +472,8 @@ def _tally(state: np.ndarray, out: np.ndarray) -> None:
             while top:
                 top -= 1
                 z = state[stk + top]
+                if mem.shape[0]:
+                    mem[size] = z
                 size += 1
                 kings += state[king + z]
                 for k in range(4):
@@ -499,6 +504,8 @@ def _tally(state: np.ndarray, out: np.ndarray) -> None:
                 pts1 += kings
             else:
                 pts0 += kings
+            if mem.shape[0]:
+                _own_region(state, mem, size, owner, v0, tb, tw, lib)
     b = float(pts0)
     wt = float(pts1)
     if state[H_BUTTON] == 0:
@@ -508,6 +515,35 @@ def _tally(state: np.ndarray, out: np.ndarray) -> None:
     wt += float(state[H_KOMI])
     out[0] = b
     out[1] = wt
+
+
+@njit(cache=True)
+def _own_region(state: np.ndarray, mem: np.ndarray, count: int, owner: np.ndarray, v0: int,
+                tb: bool, tw: bool, lib: bool) -> None:
+    """Write a region's points into ``owner`` as :func:`_tally` scored them."""
+    s = state[H_SIZE]
+    w = state[H_W]
+    king = HEADER + A_KING * state[H_NP]
+    if v0 == 0:
+        o = 1 if tb and not tw else -1 if tw and not tb else 0
+    elif lib:
+        o = 1 if v0 == 1 else -1
+    else:
+        o = -1 if v0 == 1 else 1  # only the kings of a surrounded group score
+    for i in range(count):
+        z = mem[i]
+        owner[(z // w - 1) * s + z % w - 1] = o if v0 == 0 or lib or state[king + z] else 0
+
+
+@njit("void(int64[::1], int64[::1])", cache=True)
+def owner(state: np.ndarray, out: np.ndarray) -> None:
+    """Who each point scores for if the game ended now: ``out[p]`` 1 black,
+    -1 white, 0 neither (a neutral region; a pawn of a surrounded group). The
+    points of each color plus the button's half point and komi are its score,
+    exactly the count of :func:`outcome`; ``boardlab.fast.ownership``
+    averages it over playouts into the analysis heat map."""
+    scores = np.empty(2, dtype=np.float64)
+    _tally(state, scores, out)
 
 
 # ------------------------------------------------------------------ the contract
@@ -671,7 +707,7 @@ def mid_turn(state: np.ndarray) -> bool:
 @njit("UniTuple(int64, 2)(int64[::1], float64[::1])", cache=True)
 def outcome(state: np.ndarray, scores: np.ndarray) -> tuple[int, int]:
     """(winner 0/1/2, termination 0 = score) and the final scores; call once over."""
-    _tally(state, scores)
+    _tally(state, scores, np.empty(0, dtype=np.int64))
     if scores[0] > scores[1]:
         return 0, 0
     if scores[1] > scores[0]:
@@ -682,7 +718,7 @@ def outcome(state: np.ndarray, scores: np.ndarray) -> tuple[int, int]:
 @njit("boolean(int64[::1], float64[::1])", cache=True)
 def live_scores(state: np.ndarray, out: np.ndarray) -> bool:
     """The running scores of the board as it stands (the engine always shows them)."""
-    _tally(state, out)
+    _tally(state, out, np.empty(0, dtype=np.int64))
     return True
 
 

@@ -13,6 +13,10 @@ PIECES = {"b": Piece("stack", "blue", "●"), "o": Piece("stack", "orange", "○
 LEGEND = "stacks with their height, and neutral blocks"
 #: what a placement puts down (the page's move hints draw one)
 PLACED = "stack"
+# The patch owners averaged over playouts predict the final owner of a square
+# better than the board does at every stage (bench/ownership.py: at mid-game
+# 60% of squares right against 48%; docs/analysis.md, "Ownership").
+OWNERSHIP = True
 TERMINAL_LEGEND = "● blue  ○ orange  ●3 a stack of 3  ▒▒ block"
 NOTATION = ("c3 place a disk, c3-c7 move a stack, pass (only when nothing else is legal), "
             "swap (pie rule)")

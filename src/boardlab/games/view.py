@@ -18,6 +18,11 @@ class's module, as ``boardlab.tensors`` finds ``<game>_tensors``):
 ``EDGES`` (optional)
     the colors owning the top-and-bottom and the left-and-right edges, when
     the board's edges belong to the players (vimbre).
+``OWNERSHIP`` (optional, default False)
+    whether analysis shows the ownership heat map (``boardlab.fast.ownership``:
+    the kernel must define ``owner``). Only where the map was measured to
+    predict the final score better than the board does (``bench/ownership.py``,
+    docs/analysis.md, "Ownership").
 ``status(game, fields, legal)`` (optional)
     extra terminal status lines (yugo's button and end phases ...).
 ``hints(game, cells, fields, legal)`` (optional)
@@ -78,6 +83,11 @@ def hook(game: Game | type[Game] | str, name: str) -> Callable[..., Any] | None:
     return getattr(view_module(game), name, None)
 
 
+def shows_ownership(game: Game | type[Game] | str) -> bool:
+    """Whether analysis draws this game's ownership heat map (``OWNERSHIP``)."""
+    return bool(getattr(view_module(game), "OWNERSHIP", False))
+
+
 def flood(start: int, same: Callable[[int], bool], size: int) -> list[int]:
     """The points orthogonally connected to ``start`` through ``same``, sorted."""
     return sorted(grid.flood(start, same, grid.neighbours(size)))
@@ -101,4 +111,4 @@ def components(cells: list[dict | None], size: int, member) -> list[list[int]]:
     return out
 
 
-__all__ = ["Piece", "board_kind", "components", "flood", "hook", "names", "pieces", "view_module"]
+__all__ = ["Piece", "board_kind", "components", "flood", "hook", "names", "pieces", "shows_ownership", "view_module"]

@@ -29,6 +29,7 @@ from typing import Any
 import boardlab
 from boardlab.ai import analysis
 from boardlab.ai.limit import Limit
+from boardlab.games import view as plugin
 
 from . import view
 
@@ -124,7 +125,21 @@ def analysis_json(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any]:
         c["points"] = view.move_points(c["move"], game.size)
         c["pv_points"] = [view.move_points(m, game.size) for m in c["pv"]]
     out["lead"] = _lead(game, an)
+    out["ownership"] = _ownership(game) if an.done else None
     return out
+
+
+def _ownership(game: boardlab.Game) -> dict[str, Any] | None:
+    """The ownership heat map of the position, where the game's view shows one:
+    ``values`` per point (a1 first) in [-1, 1], +1 meaning ``color`` scores it.
+    Computed once per finished analysis (about 10-20 ms), not per snapshot."""
+    if not plugin.shows_ownership(game):
+        return None
+    from boardlab.fast.ownership import ownership
+    values = ownership(game, seed=0)
+    if values is None:
+        return None
+    return {"color": game.colors[0], "values": [round(float(v), 3) for v in values]}
 
 
 def _lead(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@
  * rows carry data-candidate, graph points data-graph-ply, tree moves
  * data-path (the moves from the start, space-separated).
  */
-import { C, boardSvg, esc, geometry, pointIndex } from "./board.js";
+import { C, COLORS, boardSvg, esc, geometry, pointIndex, pointName } from "./board.js";
 import { $, cap, el } from "./dom.js";
 import { LABEL_COLOR, evalBarSvg, evalText, graphSvg } from "./graph.js";
 import { treeEl } from "./movetree.js";
@@ -251,7 +251,7 @@ function renderBoard() {
   const rings = {};
   if (A.choices) rings[A.choices.point] = "#2a6fdb";
   const { svg: markup, width } = boardSvg(shown, { last: new Set(shown.last_points || []), rings, flipped,
-    legal: new Set(), hintColor: null });
+    legal: new Set(), hintColor: null, tint: A.preview ? {} : ownershipTint() });
   const geo = geometry(shown, flipped);
   let over = "";
   if (A.preview && A.preview.points) {
@@ -281,6 +281,22 @@ function renderBoard() {
   for (const g of svg.querySelectorAll("[data-point]")) if (legal.has(g.dataset.point)) g.classList.add("legal");
 }
 
+/* The ownership heat map as board tints: each point in the color it is
+ * likely to score for, as strong as the map is sure (|value|). */
+function ownershipTint() {
+  const own = A.analysis && !A.view.outcome && A.analysis.ownership;
+  if (!own || !$("#an-owner").checked) return {};
+  const [first, second] = A.base.colors;
+  const tint = {};
+  own.values.forEach((v, i) => {
+    if (Math.abs(v) < 0.05) return;
+    const hex = COLORS[v > 0 ? first : second] || "#888888";
+    const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+    tint[pointName(i, A.view.size)] = `rgba(${r},${g},${b},${(0.65 * Math.abs(v)).toFixed(2)})`;
+  });
+  return tint;
+}
+
 function renderEval() {
   const a = A.analysis;
   const colors = A.base.colors;
@@ -298,6 +314,7 @@ function renderEval() {
     ? `Score lead at the end of the best line (${lead.after} moves on, the game's live score): ` +
       `${lead.color} ${lead.lead >= 0 ? "+" : ""}${lead.lead}` : "";
   $("#an-deeper").disabled = !!A.job || !!out;
+  $("#an-owner-box").hidden = !(a && !out && a.ownership);
 }
 
 function renderCandidates() {
@@ -379,6 +396,7 @@ export function initAnalysis() {
   $("#an-game").addEventListener("click", analyseGame);
   $("#an-stop").addEventListener("click", stopGame);
   $("#an-deeper").addEventListener("click", () => search(true));
+  $("#an-owner").addEventListener("change", render);
   $("#an-main").addEventListener("click", () => goto(T.mainAt(A.root, T.branchPly(A.node))));
   $("#an-drop").addEventListener("click", dropVariation);
   $("#an-prev").addEventListener("click", () => A.node.parent && goto(A.node.parent));
