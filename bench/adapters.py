@@ -14,15 +14,16 @@ random legal action each step, the way a user of that interface would:
 * ``gymnasium``: the agent's action from the returned mask, ``env.step()``
   (which also plays the ``random`` opponent's actions: every action counts).
 
-The PettingZoo env steps the compiled kernel (``_adapters.CompiledGame``);
-OpenSpiel and Gymnasium step the Python game (OpenSpiel's bots and
-Gymnasium's opponents take a Python game), with compiled observations.
+All three step the compiled kernel (``_adapters.CompiledGame``), with
+compiled observations; the Python game is built only when read (OpenSpiel's
+``state.game``, Gymnasium's ``env.game`` and its opponents other than
+``random``).
 
 The loops take turns (``--rounds``), so a change of load on this shared
 machine falls on all of them alike. The ratio columns ``x`` are raw steps/s
 divided by the adapter's (the issue's bound: at most 2). ``obs numpy us`` is
 one observation (planes + mask) through ``boardlab.tensors``, ``obs compiled
-us`` the adapters' own (``_adapters.Observer``). The last line is each
+us`` the adapters' own (``_adapters.CompiledGame.observe``). The last line is each
 protocol's own cost on a do-nothing game (bench/adapter_floors.py).
 
     python bench/adapters.py [GAME ...] [--seconds S] [--rounds R] [--size N]
@@ -127,7 +128,7 @@ def gymnasium_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
                 legal = legal_of(obs["action_mask"])
                 obs, _, terminated, truncated, _ = env.step(int(legal[int(rng.random() * len(legal))]))
                 done = terminated or truncated
-            steps += len(env.game)
+            steps += env.plies
         return steps
     return loop
 
@@ -135,14 +136,16 @@ def gymnasium_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
 def observe_us(name: str, size: int, rng: random.Random, count: int = 2000) -> tuple[float, float]:
     """µs of one observation (planes + int8 mask) of positions of a random
     game: with ``boardlab.tensors`` (NumPy) and with the adapters' compiled
-    ``_adapters.Observer`` (in step with the game, as in the loops above)."""
+    game (``_adapters.CompiledGame.observe``, as in the loops above)."""
     from boardlab import _adapters
     config = _adapters.spec(name, size=size)
-    observer = _adapters.Observer(config)
+    cg = _adapters.CompiledGame(config)
     game = config.new()
     positions = []
     while not game.is_over and len(positions) < 50:
-        game.apply_action(rng.choice(game.legal_actions()))
+        action = rng.choice(game.legal_actions())
+        game.apply_action(action)
+        cg.play(action)
         positions.append(game.copy())
     start = time.process_time()
     for i in range(count):
@@ -152,7 +155,7 @@ def observe_us(name: str, size: int, rng: random.Random, count: int = 2000) -> t
     numpy_us = (time.process_time() - start) / count * 1e6
     start = time.process_time()
     for _ in range(count):
-        observer.observe(game, 0)
+        cg.observe(0)
     return numpy_us, (time.process_time() - start) / count * 1e6
 
 

@@ -61,6 +61,27 @@ def test_an_episode_against_an_engine_ends_with_the_agents_result(game_name):
         assert obs["action_mask"].sum() == 0
 
 
+@pytest.mark.parametrize("player", [0, 1])
+def test_the_random_opponent_on_the_kernel_plays_as_on_the_python_game(game_name, player):
+    """The env hands the ``random`` engine the compiled game (it reads only the
+    legal actions): its choices must be those it makes on the Python game."""
+    from gymnasium.utils import seeding
+
+    from boardlab.ai.agent import RandomAgent
+    env = make(game_name, size=5, opponent="random", player=player)
+    for seed in range(4):
+        mine, _, _ = play(env, seed)
+        env_rng, _ = seeding.np_random(seed)
+        opponent = RandomAgent(seed=int(env_rng.integers(2**31)))
+        game = boardlab.new_game(game_name, 5)
+        ours = iter(mine)
+        while not game.is_over:
+            mover = game.current_player
+            game.apply_action(next(ours) if mover == player else opponent.choose_action(game))
+        assert env.unwrapped.game.action_history == game.action_history
+        assert env.unwrapped.plies == len(game)
+
+
 def test_a_seeded_episode_replays():
     env = make("robble", size=5, opponent="level1")
     first = play(env, 7)

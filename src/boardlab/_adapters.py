@@ -67,84 +67,6 @@ def legal_mask(game: Game, size: int) -> np.ndarray:
     return mask
 
 
-class Observer:
-    """The observation planes and legal mask of an adapter's Python game,
-    computed in compiled code: ``tensors.observe`` costs 6-18 µs a position
-    (NumPy calls on small arrays), more than a whole raw step of most games;
-    here one compiled call does planes and mask (about 2 µs).
-
-    It keeps a compiled kernel state (``boardlab.fast``) that follows the
-    game's actions: each call applies the actions played since the last one
-    (one kernel call each), or replays the whole game in one compiled call
-    when it is handed another game, or this one was undone or set back. The
-    Python game stays the authority for rules, errors and text; the kernel
-    agrees with it ply by ply (``boardlab.fast.check``). Games must start from
-    the initial position (the adapters' always do: ``Spec.new()``).
-    """
-
-    def __init__(self, config: Spec) -> None:
-        import importlib
-
-        from . import tensors
-        from .fast._resolve import resolve
-
-        r = resolve(config.cls.name, config.size, config.options)
-        self._module = importlib.import_module(f"boardlab.fast._{r.name}_planes")
-        self._apply = r.kernel.apply
-        self._state = np.zeros(r.state_len, np.int64)
-        self._size, self._opts = r.size, r.opts
-        self._buf = np.zeros(r.num_actions, np.int64)
-        self.shape = tensors.observation_shape(config.cls, config.size)
-        self._flat = (self.shape[0], config.size * config.size)
-        self._num_actions = r.num_actions
-        self._game: Game | None = None
-        self._synced = 0
-        self._last = -1
-
-    def _sync(self, game: Game) -> None:
-        actions = game._actions
-        k = len(actions)
-        synced = self._synced
-        if game is not self._game or k < synced or (synced and actions[synced - 1] != self._last):
-            self._module.replay(self._state, self._size, self._opts, np.array(actions, np.int64))
-            self._game = game
-        elif k > synced:
-            apply, state = self._apply, self._state
-            for i in range(synced, k):
-                apply(state, actions[i])
-        self._synced = k
-        self._last = actions[-1] if k else -1
-
-    def observe(self, game: Game, player: int) -> tuple[np.ndarray, np.ndarray]:
-        """New arrays: the planes ``(C, size, size)`` float32 of ``game`` seen by
-        color index ``player`` (as ``tensors.observe``) and its int8 legal mask."""
-        if player != 0 and player != 1:
-            raise OptionError(f"{game.name}: player must be 0 or 1 (a color index), got {player!r}")
-        actions = game._actions
-        synced = self._synced
-        k = len(actions)
-        if (k > synced and game is self._game
-                and (synced == 0 or actions[synced - 1] == self._last)):
-            apply, state = self._apply, self._state   # the usual case: a few actions since the last call
-            for i in range(synced, k):
-                apply(state, actions[i])
-            self._last = actions[-1]
-            self._synced = k
-        else:
-            self._sync(game)
-        out = np.empty(self._flat, np.float32)
-        mask = np.empty(self._num_actions, np.int8)
-        self._module.observe_one(self._state, player, out, mask, self._buf)
-        return out.reshape(self.shape), mask
-
-    def planes_into(self, game: Game, player: int, out: np.ndarray) -> None:
-        """The planes alone, written into ``out`` (float32 ``(C, size * size)``, C-contiguous)."""
-        if player != 0 and player != 1:
-            raise OptionError(f"{game.name}: player must be 0 or 1 (a color index), got {player!r}")
-        self._sync(game)
-        self._module.planes_of(self._state, player, out)
-
-
 class CompiledGame:
     """A game played on the compiled kernel (``boardlab.fast``), with the
     Python game built on demand: for adapters whose every step would
@@ -207,6 +129,12 @@ class CompiledGame:
                                 f"which the Python engine accepts (a kernel bug)")
         self.actions.append(action)
         return code
+
+    def play_code(self) -> int:
+        """What :meth:`play` would return for the position now (-1 once over,
+        the color to act, plus 2 inside a multi-action turn)."""
+        player = int(self._kernel.current_player(self._state))
+        return player + 2 if player >= 0 and self._kernel.mid_turn(self._state) else player
 
     def returns(self) -> list[float]:
         """Each color's return once over (+1, -1; 0 for a draw)."""

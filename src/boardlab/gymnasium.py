@@ -45,6 +45,7 @@ from gymnasium import spaces
 
 from . import GAMES, _adapters, tensors
 from .ai import make_agent
+from .core.game import Game
 from .errors import GameOverError, IllegalMoveError, OptionError
 
 __all__ = ["BoardlabEnv", "env_id"]
@@ -81,14 +82,26 @@ class BoardlabEnv(gymnasium.Env):
             "action_mask": spaces.Box(0, 1, (self.config.num_distinct_actions,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(self.config.num_distinct_actions)
-        self.game = self.config.new()
-        self._observer = _adapters.Observer(self.config)
+        # the episode is played on the compiled kernel (one call a step);
+        # ``game`` builds the Python game from its actions when read
+        self._cg = _adapters.CompiledGame(self.config)
+        self._code = self._cg.play_code()
         self.opponent = make_agent(opponent, seed=0)
         self._done = True
 
+    @property
+    def plies(self) -> int:
+        """Actions played this episode, by both sides."""
+        return len(self._cg.actions)
+
+    @property
+    def game(self) -> Game:
+        """The episode so far as a :class:`~boardlab.Game` (built when read: read it, do not change it)."""
+        return self._cg.game
+
     # ------------------------------------------------------------ helpers
     def _obs(self) -> dict[str, np.ndarray]:
-        planes, mask = self._observer.observe(self.game, self.player)  # compiled, one call
+        planes, mask = self._cg.observe(self.player)  # compiled, one call
         if self._done:
             mask[:] = 0
         return {"observation": planes, "action_mask": mask}
@@ -97,34 +110,41 @@ class BoardlabEnv(gymnasium.Env):
         return self._obs()["action_mask"].astype(bool)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"to_move": self.game.to_move, "mid_turn": self.game.is_mid_turn, **extra}
+        code = self._code
+        return {"to_move": None if code < 0 else self.config.cls.colors[code % 2],
+                "mid_turn": code >= 2, **extra}
 
     def _truncated(self) -> bool:
-        return not self.game.is_over and len(self.game) >= self.config.max_game_length
+        return self._code >= 0 and len(self._cg.actions) >= self.config.max_game_length
 
     def _opponent_moves(self) -> None:
-        game = self.game
+        cg = self._cg
+        agent = self.opponent
         # an engine's integer interface where it has one (the same choice as
-        # choose(), without writing the move out and parsing it back)
-        choose_action = getattr(self.opponent, "choose_action", None)
+        # choose(), without writing the move out and parsing it back); one
+        # that reads only the legal actions gets the compiled game itself
+        choose_action = getattr(agent, "choose_action", None)
+        direct = getattr(agent, "legal_actions_only", False)
         me, cap = self.player, self.config.max_game_length
         while True:
-            mover = game._current_player()   # the hook: None once over
-            if mover is None or mover == me or len(game) >= cap:
+            mover = self._code % 2 if self._code >= 0 else -1
+            if mover < 0 or mover == me or len(cg.actions) >= cap:
                 return
-            if choose_action is not None:
-                game.apply_action(choose_action(game))
+            if choose_action is None:
+                action = cg.game.string_to_action(agent.choose(cg.game))
             else:
-                game.play(self.opponent.choose(game))
+                action = choose_action(cg if direct else cg.game)
+            self._code = cg.play(action)
 
     # ------------------------------------------------------------ the Env API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.game = self.config.new()
+        self._cg.reset()
+        self._code = self._cg.play_code()
         self.opponent = make_agent(self.opponent_name, seed=int(self.np_random.integers(2**31)))
         self._done = False
         self._opponent_moves()
-        self._done = self.game.is_over or self._truncated()
+        self._done = self._code < 0 or self._truncated()
         return self._obs(), self._info()
 
     def step(self, action: Any):
@@ -135,25 +155,21 @@ class BoardlabEnv(gymnasium.Env):
         if type(action) is not int or not 0 <= action < self.config.num_distinct_actions:
             raise IllegalMoveError(action, f"action must be an integer in "
                                            f"0..{self.config.num_distinct_actions - 1}")
-        game = self.game
         try:
-            game.apply_action(action)  # an illegal action leaves the game untouched
+            self._code = self._cg.play(action)  # an illegal action changes nothing
         except IllegalMoveError as exc:
             if self.illegal_action == "raise":
                 raise
             self._done = True
             return self._obs(), -1.0, True, False, self._info(illegal_action=exc.reason)
         self._opponent_moves()
-        mover = game._current_player()
-        terminated = mover is None
-        truncated = not terminated and len(game) >= self.config.max_game_length
+        terminated = self._code < 0
+        truncated = self._truncated()
         self._done = terminated or truncated
-        reward = game.returns()[self.player] if terminated else 0.0
+        reward = self._cg.returns()[self.player] if terminated else 0.0
         if self.render_mode == "human":
             self.render()
-        info = {"to_move": None if mover is None else game.colors[mover],
-                "mid_turn": not terminated and game._mid_turn()}   # as _info(), from the hooks
-        return self._obs(), float(reward), terminated, truncated, info
+        return self._obs(), float(reward), terminated, truncated, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -27,6 +27,10 @@ class BaseAgent:
     """Base class: subclasses implement :meth:`choose_action`."""
 
     name = "agent"
+    #: ``choose_action`` reads nothing of the game but ``legal_actions()``, so
+    #: an adapter may hand it a compiled game (``_adapters.CompiledGame``)
+    #: instead of building the Python one.
+    legal_actions_only = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -63,6 +67,7 @@ class RandomAgent(BaseAgent):
     seeded moves wherever it is named: match, play, web)."""
 
     name = "random"
+    legal_actions_only = True
 
     def choose_action(self, game: Game) -> int:
         legal = game.legal_actions()
