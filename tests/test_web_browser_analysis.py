@@ -58,16 +58,21 @@ def live(page) -> dict:
     return page.evaluate("window.boardlab.live()")
 
 
-def hot_seat_robble(page, plies: int) -> list[str]:
-    """A 5x5 robble game without the pie rule, ``plies`` random moves by clicks."""
+def hot_seat(page, game: str) -> None:
+    """Start a 5x5 hot-seat game of ``game`` without the pie rule."""
     page.click("#nav-new")
-    page.select_option("#ng-game", "robble")
+    page.select_option("#ng-game", game)
     page.select_option("#ng-size", "5")
     page.check("input[name=opponent][value=human]")
     if page.is_visible("#ng-pie"):
         page.set_checked("#ng-pie", False)
     page.click("#ng-start")
     page.wait_for_function("() => window.boardlab.live() !== null")
+
+
+def hot_seat_robble(page, plies: int) -> list[str]:
+    """A 5x5 robble game without the pie rule, ``plies`` random moves by clicks."""
+    hot_seat(page, "robble")
     rng = random.Random(11)
     for k in range(plies):
         st = live(page)
@@ -112,14 +117,7 @@ def test_panel_shows_candidates_on_the_board_and_previews_a_line(page):
 
 
 def test_pilo_ownership_map_tints_the_board_and_toggles(page):
-    page.click("#nav-new")
-    page.select_option("#ng-game", "pilo")
-    page.select_option("#ng-size", "5")
-    page.check("input[name=opponent][value=human]")
-    if page.is_visible("#ng-pie"):
-        page.set_checked("#ng-pie", False)
-    page.click("#ng-start")
-    page.wait_for_function("() => window.boardlab.live() !== null")
+    hot_seat(page, "pilo")
     page.click('#board [data-point="c3"]')
     page.wait_for_function("() => window.boardlab.live().ply === 1")
     page.click("#btn-analyse")
