@@ -131,8 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for bu, g in present:
             path = records_path(args.dir, g, f"{args.a}:{bu}", f"{args.b}:{bu}")
-            # resume with the games already there as the limit: nothing new is played
-            n = len(records.parse_all(records.read_text(path, drop_cut_off=True)))
+            # resume with the games already there as the limit: nothing new is
+            # played. The limit is the highest round, not the count: with two
+            # games at a time, the game in flight when the test decided is left
+            # out while a later round may be in.
+            recs = records.parse_all(records.read_text(path, drop_cut_off=True))
+            n = max(int(r.tags.get("Round", k)) for k, r in enumerate(recs, 1))
             results.append((bu, run_match(g, f"{args.a}:{bu}", f"{args.b}:{bu}", n, seed=1,
                                           out=path, resume=True, sprt=sprt)))
     else:
