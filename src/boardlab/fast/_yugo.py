@@ -206,6 +206,50 @@ def _merge(state: np.ndarray, a: int, b: int) -> int:
 
 
 @njit(cache=True)
+def _flood_group(state: np.ndarray, z0: int, stk: int) -> None:
+    """Make the stones connected to ``z0`` (not yet in a group: ``gid`` < 0)
+    one group with id ``z0``: its ring in ``nxt``, its size, and the count,
+    sum and sum of squares of its liberties (with repetition). ``stk`` is the
+    offset of a free stack array in ``state``."""
+    np_ = state[H_NP]
+    w = state[H_W]
+    col = HEADER + A_COL * np_
+    gid = HEADER + A_GID * np_
+    nxt = HEADER + A_NXT * np_
+    gcnt = HEADER + A_GCNT * np_
+    c0 = state[col + z0]
+    state[gid + z0] = z0
+    state[nxt + z0] = z0
+    cnt = 0
+    s1 = 0
+    s2 = 0
+    size = 0
+    top = 1
+    state[stk] = z0
+    while top:
+        top -= 1
+        z = state[stk + top]
+        size += 1
+        for k in range(4):
+            y = z + (-1 if k == 0 else 1 if k == 1 else -w if k == 2 else w)
+            v = state[col + y]
+            if v == 0:
+                cnt += 1
+                s1 += y
+                s2 += y * y
+            elif v == c0 and state[gid + y] < 0:
+                state[gid + y] = z0
+                state[nxt + y] = state[nxt + z0]
+                state[nxt + z0] = y
+                state[stk + top] = y
+                top += 1
+    state[gcnt + z0] = cnt
+    state[HEADER + A_GSUM * np_ + z0] = s1
+    state[HEADER + A_GSUM2 * np_ + z0] = s2
+    state[HEADER + A_GSIZE * np_ + z0] = size
+
+
+@njit(cache=True)
 def _strip_pawns(state: np.ndarray, g: int) -> None:
     """Remove every pawn of the (surrounded) group g: the removed points give
     pseudo-liberties to the groups next to them, and the kings left behind
@@ -219,7 +263,6 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
     gcnt = HEADER + A_GCNT * np_
     gsum = gcnt + np_
     gsum2 = gsum + np_
-    gsize = HEADER + A_GSIZE * np_
     stk = HEADER + A_STK * np_      # removed pawns from the bottom, kings from the top
     stk2 = HEADER + A_STK2 * np_    # flood-fill stack
     nr = 0
@@ -258,36 +301,7 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
         z0 = state[stk + np_ - 1 - i]
         if state[gid + z0] >= 0:
             continue
-        c0 = state[col + z0]
-        state[gid + z0] = z0
-        state[nxt + z0] = z0
-        cnt = 0
-        s1 = 0
-        s2 = 0
-        size = 0
-        top = 1
-        state[stk2] = z0
-        while top:
-            top -= 1
-            z = state[stk2 + top]
-            size += 1
-            for k in range(4):
-                y = z + (-1 if k == 0 else 1 if k == 1 else -w if k == 2 else w)
-                v = state[col + y]
-                if v == 0:
-                    cnt += 1
-                    s1 += y
-                    s2 += y * y
-                elif v == c0 and state[gid + y] < 0:
-                    state[gid + y] = z0
-                    state[nxt + y] = state[nxt + z0]
-                    state[nxt + z0] = y
-                    state[stk2 + top] = y
-                    top += 1
-        state[gcnt + z0] = cnt
-        state[gsum + z0] = s1
-        state[gsum2 + z0] = s2
-        state[gsize + z0] = size
+        _flood_group(state, z0, stk2)
 
 
 @njit(cache=True)
@@ -802,9 +816,6 @@ def _load(state: np.ndarray, colors: np.ndarray, kings: np.ndarray, player: int,
     col = HEADER + A_COL * np_
     king = HEADER + A_KING * np_
     gid = HEADER + A_GID * np_
-    nxt = HEADER + A_NXT * np_
-    gcnt = HEADER + A_GCNT * np_
-    gsize = HEADER + A_GSIZE * np_
     stk = HEADER + A_STK * np_
     state[H_NEMPTY] = 0
     p = 0
@@ -821,35 +832,7 @@ def _load(state: np.ndarray, colors: np.ndarray, kings: np.ndarray, player: int,
         c0 = state[col + x0]
         if c0 == 0 or c0 == BORDER or state[gid + x0] >= 0:
             continue
-        state[gid + x0] = x0
-        state[nxt + x0] = x0
-        cnt = 0
-        s1 = 0
-        s2 = 0
-        size = 0
-        top = 1
-        state[stk] = x0
-        while top:
-            top -= 1
-            z = state[stk + top]
-            size += 1
-            for k in range(4):
-                y = z + (-1 if k == 0 else 1 if k == 1 else -w if k == 2 else w)
-                v = state[col + y]
-                if v == 0:
-                    cnt += 1
-                    s1 += y
-                    s2 += y * y
-                elif v == c0 and state[gid + y] < 0:
-                    state[gid + y] = x0
-                    state[nxt + y] = state[nxt + x0]
-                    state[nxt + x0] = y
-                    state[stk + top] = y
-                    top += 1
-        state[gcnt + x0] = cnt
-        state[gcnt + np_ + x0] = s1
-        state[gcnt + 2 * np_ + x0] = s2
-        state[gsize + x0] = size
+        _flood_group(state, x0, stk)
     state[H_PLAYER] = player
     state[H_BUTTON] = button
     state[H_PASSES] = passes
