@@ -134,7 +134,7 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
         game.apply_action(game.legal_actions()[0])
     with pytest.raises(OptionError, match="over"):
         Search(game)
-    for spec in ("mcts:10,c=-1", "mcts:10,fpu=3", "mcts:10,reuse=maybe", "mcts:10,rave=yes",
+    for spec in ("mcts:10,c=-1", "mcts:10,fpu=3", "mcts:10,reuse=maybe", "mcts:10,rave=yes", "mcts:10,rave=-1",
                  "mcts:10,threads=0", "mcts:10,threads=two"):
         with pytest.raises(OptionError):
             make_agent(spec)
@@ -171,8 +171,77 @@ def test_root_parallel_finds_a_win_at_once() -> None:
         while not game.is_over:
             wins = _winning_moves(game)
             if wins:
-                agent = make_agent(f"mcts:{4 * len(game.legal_actions()) + 50},threads=2", seed=1)
+                budget = 4 * len(game.legal_actions()) + 50
+                agent = make_agent(f"mcts:{budget},threads=2,solver=yes", seed=1)
                 assert agent.choose_action(game) in wins, game.position()
                 return
             game.apply_action(rng.choice(game.legal_actions()))
     pytest.fail("no immediate win met")
+
+
+def _played_by(game, actions) -> list[tuple[int, int]]:
+    """(action, mover) for ``actions`` played from ``game`` on a copy."""
+    g = game.copy()
+    out = []
+    for a in actions:
+        out.append((a, g.current_player))
+        g.apply_action(a)
+    return out
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_rave_counts_what_the_first_simulation_played(name: str) -> None:
+    """After one simulation (root expanded, one child visited, a playout from
+    it), a root child has AMAF statistics exactly when the root's mover played
+    its action in that simulation (the tree step or the playout), and they
+    are the simulation's returns."""
+    for game in _random_positions(name, 4, seed=8):
+        s = Search(game, rave=0.01, solver=False, seed=3)
+        assert s.run(1) == 1
+        t = s.tree
+        f, k = int(t.first[0]), int(t.kids[0])
+        visited = [j for j in range(f, f + k) if t.n[j] > 0]
+        assert len(visited) == 1
+        child = visited[0]
+        after = game.copy()
+        after.apply_action(int(t.action[child]))
+        playout = []
+        while not after.is_over:   # the playout's recorded actions, up to the end
+            a = int(t.record[len(playout)])
+            playout.append(a)
+            after.apply_action(a)
+        returns = after.returns()
+        mover = game.current_player
+        moves = _played_by(game, [int(t.action[child]), *playout])
+        played = {a for a, m in moves if m == mover and a != s.swap}
+        for j in range(f, f + k):
+            a = int(t.action[j])
+            expect = 1.0 if a in played else 0.0
+            assert t.amaf_n[j] == expect, (game.position(), a)
+            if expect:
+                assert list(t.amaf_w[j]) == [float(r) for r in returns]
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_rave_search_is_consistent(name: str) -> None:
+    """With RAVE: legal moves, visits that add up, every root child's AMAF
+    count at least its visits (each simulation through it plays its action
+    first) and at most the root's, and the same seed replays."""
+    for game in _random_positions(name, 6, seed=4):
+        runs = []
+        for _ in range(2):
+            s = Search(game, rave=0.001, solver=False, seed=5)
+            s.run(400)
+            runs.append([(c.action, c.visits) for c in s.children()])
+        assert runs[0] == runs[1]
+        t = s.tree
+        kids = s.children()
+        assert {c.action for c in kids} == set(game.legal_actions())
+        assert s.root_visits == sum(c.visits for c in kids) == s.simulations == 400
+        f, k = int(t.first[0]), int(t.kids[0])
+        for j in range(f, f + k):
+            if t.action[j] != s.swap:
+                assert t.n[j] <= t.amaf_n[j] <= t.n[0]
+        assert s.best_action() in game.legal_actions()
+    agent = make_agent("mcts:300,rave=0.001", seed=2)
+    assert agent.rave == 0.001 and agent.choose_action(game) in game.legal_actions()

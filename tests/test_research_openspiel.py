@@ -114,7 +114,14 @@ def test_the_compiled_state_agrees_with_the_python_engine(name, size, params):
             if replay.is_over:
                 break
             assert state.current_player() == replay.current_player, where
-            assert state.legal_actions() == replay.legal_actions(), where
+            legal = replay.legal_actions()
+            assert state.legal_actions() == legal, where
+            # the Python-side answer and pyspiel's own C++ path (through _legal_actions)
+            mover, other = replay.current_player, 1 - replay.current_player
+            assert pyspiel.State.legal_actions(state) == legal, where
+            assert state.legal_actions(mover) == pyspiel.State.legal_actions(state, mover) == legal, where
+            assert state.legal_actions(other) == pyspiel.State.legal_actions(state, other) == [], where
+            assert state.legal_actions_mask() == [int(a in set(legal)) for a in range(game.num_distinct_actions())], where
             player = int(rng.integers(2))
             np.testing.assert_array_equal(np.array(state.observation_tensor(player), np.float32),
                                           tensors.observe(replay, player).reshape(-1), err_msg=where)
@@ -176,6 +183,7 @@ def test_max_game_length_truncates_as_a_draw():
     for action in (0, 1, 2):
         state.apply_action(action)
     assert state.is_terminal() and state.returns() == [0.0, 0.0] and state.legal_actions() == []
+    assert pyspiel.State.legal_actions(state) == [] and state.legal_actions(0) == []
     with pytest.raises(GameOverError, match="truncated at max_game_length=3"):
         state.apply_action(3)
 

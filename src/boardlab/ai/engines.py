@@ -13,7 +13,8 @@ delegates every name other than its own to it. Names:
   ``solver`` (yes/no: prove wins and losses), ``fpu`` (an unvisited child's
   value, -1..1; default: try each child once), ``reuse`` (yes/no: keep the
   subtree of the position reached), ``threads`` (N or ``auto``: root-parallel
-  trees searched at once).
+  trees searched at once), ``rave`` (``no``, or the RAVE bias, e.g.
+  ``rave=0.001``: all-moves-as-first values mixed into each child's).
 * ``pymcts:BUDGET[,key=value...]``: the pure-Python MCTS with the games'
   own playout policies (:mod:`boardlab.ai.mcts`), which the levels use. Keys:
   ``c``, ``playout`` (``auto``, ``random``, or the game's own), ``reuse``,
@@ -135,9 +136,11 @@ def _make(name: str, seed: int | None) -> BaseAgent:
                 kw["reuse"] = _flag(value)
             elif key == "threads":
                 kw["threads"] = (os.cpu_count() or 1) if value == "auto" else int(value)
+            elif key == "rave":
+                kw["rave"] = None if value in ("no", "off") else float(value)
             else:
                 raise ValueError(f"unknown engine option {key!r} in {name!r} (mcts takes c, "
-                                 "solver, fpu, reuse, threads)")
+                                 "solver, fpu, reuse, threads, rave)")
         return FastMCTSAgent(limit, seed, name=name.strip(), **kw)
     if head == "pymcts":
         limit, items = _budget(rest)

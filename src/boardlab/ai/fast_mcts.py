@@ -22,21 +22,26 @@ _RESERVE = 0.03
 
 
 class FastMCTSAgent(BaseAgent):
-    """``fmcts``, ``fmcts:500``, ``fmcts:0.25s``: compiled UCT with an
-    MCTS-solver. ``c``: exploration; ``solver``: prove wins and losses;
+    """``mcts``, ``mcts:500``, ``mcts:0.25s``: compiled UCT with tree reuse.
+    ``c``: exploration; ``solver``: prove wins and losses (MCTS-solver; off
+    for play: measured no stronger, docs/ai.md; analysis keeps it for its proofs);
     ``fpu``: value of an unvisited child (None: try every child once first);
     ``reuse``: keep the subtree of the position reached for the next move;
+    ``rave``: None (off) or the RAVE bias (all-moves-as-first values mixed in);
     ``threads``: independent trees searched at once, one per thread, read as
     one (root parallelisation; 1: a single tree)."""
 
     def __init__(self, limit: Limit | None = None, seed: int | None = None, *,
-                 c: float = 1.0, solver: bool = True, fpu: float | None = None,
-                 reuse: bool = True, threads: int = 1, name: str | None = None) -> None:
+                 c: float = 1.0, solver: bool = False, fpu: float | None = None,
+                 reuse: bool = True, threads: int = 1, rave: float | None = None,
+                 name: str | None = None) -> None:
         super().__init__(seed)
         if not 0 <= c < math.inf:
             raise ValueError(f"the exploration constant c must be >= 0 and finite, got {c}")
         if fpu is not None and not -1 <= fpu <= 1:
             raise ValueError(f"fpu (an unvisited child's value) must be in [-1, 1], got {fpu}")
+        if rave is not None and not 0 <= rave < math.inf:
+            raise ValueError(f"the RAVE bias must be >= 0 and finite, got {rave}")
         if not 1 <= threads <= 256:
             raise ValueError(f"threads must be 1..256, got {threads}")
         self.threads = threads
@@ -47,6 +52,7 @@ class FastMCTSAgent(BaseAgent):
         self.solver = solver
         self.fpu = fpu
         self.reuse = reuse
+        self.rave = rave
         self._tree = None  # the last search, kept for reuse
         self.name = name or f"fmcts:{self.limit}"
         self.info = SearchInfo()
@@ -59,7 +65,7 @@ class FastMCTSAgent(BaseAgent):
         seed = self.rng.getrandbits(63)
         if old is not None and self.reuse and old.advance(game):
             return old
-        return Search(game, c=self.c, solver=self.solver,
+        return Search(game, c=self.c, solver=self.solver, rave=self.rave,
                       fpu=1e10 if self.fpu is None else self.fpu, seed=seed)
 
     def search(self, game: Game):

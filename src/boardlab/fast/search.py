@@ -57,20 +57,26 @@ class Search:
     MIN_CHUNK, MAX_CHUNK = 8, 4096
 
     def __init__(self, game: Game, *, c: float = 1.0, fpu: float = 1e10, solver: bool = True,
-                 seed: int = 0, nodes: int | None = None) -> None:
+                 rave: float | None = None, seed: int = 0, nodes: int | None = None) -> None:
+        """``rave``: None for no RAVE, else its bias (>= 0; see :mod:`boardlab.fast._mcts`)."""
         if game.is_over:
             raise OptionError("the game is over: nothing to search")
         self.game = game.copy()
         self.state, self.req = kernel_state(game)
         self.fns = _loops.kernel_table(self.req.kernel)
         self.swap = game.swap_action if game.swap_action is not None else -1
-        self.params = np.array([c, fpu, 1.0 if solver else 0.0], dtype=np.float64)
+        if rave is not None and not 0 <= rave < float("inf"):
+            raise OptionError(f"the RAVE bias must be >= 0 and finite, got {rave}")
+        self.params = np.array([c, fpu, 1.0 if solver else 0.0, 0.0 if rave is None else 1.0,
+                                rave or 0.0], dtype=np.float64)
         self.rng = new_rng(seed)
         self.capacity = nodes or 500_000
-        self.tree = _mcts.Tree(self.capacity, self.req.num_actions, self.req.state_len)
+        # RAVE records each playout: room for the longest game the adapters allow
+        plies = 0 if rave is None else 20 * game.size * game.size + 1000
+        self.tree = _mcts.Tree(self.capacity, self.req.num_actions, self.req.state_len, plies)
         t = self.tree
         _mcts.reset_tree(game.current_player, t.action, t.parent, t.first, t.kids, t.player,
-                         t.proven, t.n, t.w, t.meta)
+                         t.proven, t.n, t.w, t.meta, t.amaf_n, t.amaf_w)
         self.simulations = 0
         self.root = 0  # the node of ``self.game``'s position (moves on with :meth:`advance`)
 
