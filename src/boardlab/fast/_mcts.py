@@ -56,7 +56,6 @@ DRAW = 2
 
 # params: [c, fpu, solver (0/1), rave (0/1), rave bias]
 P_C, P_FPU, P_SOLVER, P_RAVE, P_RAVE_BIAS = 0, 1, 2, 3, 4
-NUM_PARAMS = 5
 
 
 class Tree:
