@@ -20,6 +20,7 @@ from pathlib import Path
 
 from boardlab import records
 from boardlab.ai.comments import parse_comment
+from boardlab.core import pie
 from boardlab.records.model import player_tag
 
 FILE = re.compile(r"levels-(?P<game>\w+)-(?P<a>level\d)-vs-(?P<b>level\d)\.rec\.gz")
@@ -27,18 +28,18 @@ FILE = re.compile(r"levels-(?P<game>\w+)-(?P<a>level\d)-vs-(?P<b>level\d)\.rec\.
 
 def move_times(rec: records.Record) -> dict[str, list[float]]:
     """Each engine's move times in one record. The engine that makes a move
-    is the one seated at the mover's color; a pie swap exchanges the seats."""
+    is the one in the mover's seat; the player tags name who holds each color
+    at the end, after any pie swap (docs/records.md)."""
     game = rec.start_game()
-    colors = list(game.colors)
-    engine_of = {c: rec.tags.get(player_tag(c)) for c in colors}
+    final = pie.swapped(rec.moves)
+    engine_of = [rec.tags.get(player_tag(pie.color_of(game.colors, seat, final)))
+                 for seat in (0, 1)]
     out: dict[str, list[float]] = defaultdict(list)
     for ply, move in enumerate(rec.moves):
         comment = rec.comments.get(ply + 1)
         found = parse_comment(comment) if comment else None
         if found is not None:
-            out[engine_of[game.to_move]].append(found.seconds)
-        if move == "swap":
-            engine_of = {colors[0]: engine_of[colors[1]], colors[1]: engine_of[colors[0]]}
+            out[engine_of[game.seat_of(game.to_move)]].append(found.seconds)
         game.play(move)
     return out
 

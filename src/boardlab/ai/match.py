@@ -32,6 +32,7 @@ from typing import IO, Any
 import boardlab
 
 from .. import records
+from ..core import pie
 from .engines import make_engine
 from .stats import SPRT, EloEstimate, elo_estimate, format_elo
 
@@ -63,17 +64,14 @@ def play_game(task: tuple) -> GameResult:
     name, size, options, a_spec, b_spec, index, seed = task
     game = boardlab.new_game(name, size, **options)
     agents = _agents(a_spec, b_spec, seed, index)
-    first, second = game.colors
-    seat = _seats(game, index)
-    a_color = first if seat[first] == "A" else second
-    swap = game.swap_action
-    swapped = False
+    people = _seats(index)
+    a_color = game.colors[people.index("A")]
     longest = {"A": 0.0, "B": 0.0}
     comments: dict[int, str] = {}
     start = time.perf_counter()
     cpu_start = time.process_time()
     while not game.is_over:
-        who = seat[game.to_move]
+        who = people[game.seat_of(game.to_move)]
         agent = agents[who]
         t0 = time.perf_counter()
         action = agent.choose_action(game)
@@ -83,15 +81,12 @@ def play_game(task: tuple) -> GameResult:
         comment = agent.move_comment() if hasattr(agent, "move_comment") else None
         if comment:
             comments[len(game)] = comment
-        if action == swap:
-            seat = {first: seat[second], second: seat[first]}
-            swapped = True
     out = game.outcome
     if out.winner == "draw":
         a_result = 0.5
     else:
-        a_result = 1.0 if seat[out.winner] == "A" else 0.0
-    return GameResult(index, a_color, swapped, game.action_history, out.winner, a_result,
+        a_result = 1.0 if people[game.seat_of(out.winner)] == "A" else 0.0
+    return GameResult(index, a_color, game.colors_swapped, game.action_history, out.winner, a_result,
                       out.termination.value, len(game), time.perf_counter() - start, longest,
                       time.process_time() - cpu_start, comments)
 
@@ -101,10 +96,10 @@ def _agents(a_spec: str, b_spec: str, seed: int, index: int) -> dict:
     return {"A": make_engine(a_spec, seed_a), "B": make_engine(b_spec, seed_b)}
 
 
-def _seats(game, index: int) -> dict[str, str]:
-    """Color -> "A" or "B" at the start of game ``index`` (A first when even)."""
-    first, second = game.colors
-    return {first: "A", second: "B"} if index % 2 == 0 else {first: "B", second: "A"}
+def _seats(index: int) -> tuple[str, str]:
+    """Seat -> "A" or "B" in game ``index``: seat 0 starts with the first color,
+    so A starts with it when ``index`` is even (``Game.seat_of`` follows swaps)."""
+    return ("A", "B") if index % 2 == 0 else ("B", "A")
 
 
 def replay_check(rec: records.Record, plies: int | None = None) -> int:
@@ -123,12 +118,11 @@ def replay_check(rec: records.Record, plies: int | None = None) -> int:
                          "MatchSeed and Round") from None
     agents = _agents(a_spec, b_spec, seed, index)
     game = rec.start_game()
-    seat = _seats(game, index)
-    first, second = game.colors
+    people = _seats(index)
     want = rec.game.action_history
     count = len(want) if plies is None else min(plies, len(want))
     for ply in range(count):
-        who = seat[game.to_move]
+        who = people[game.seat_of(game.to_move)]
         action = agents[who].choose_action(game)
         if action != want[ply]:
             raise ValueError(
@@ -136,8 +130,6 @@ def replay_check(rec: records.Record, plies: int | None = None) -> int:
                 f"{game.action_to_string(action)}, the record has "
                 f"{game.action_to_string(want[ply])}")
         game.apply_action(action)
-        if action == game.swap_action:
-            seat = {first: seat[second], second: seat[first]}
     return count
 
 
@@ -151,12 +143,9 @@ def build_game(name: str, size: int, options: dict, actions: list[int]):
 
 def players_after(result: GameResult, a_name: str, b_name: str, colors) -> dict[str, str]:
     """Who holds each color at the end (after any swap), for the record."""
-    first, second = colors
-    a = result.a_color
-    if result.swapped:
-        a = second if a == first else first
-    b = second if a == first else first
-    return {a: a_name, b: b_name}
+    a_seat = colors.index(result.a_color)
+    return {pie.color_of(colors, a_seat, result.swapped): a_name,
+            pie.color_of(colors, 1 - a_seat, result.swapped): b_name}
 
 
 def result_record(spec: MatchSpec, result: GameResult) -> records.Record:
@@ -189,11 +178,8 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
     except ValueError:
         raise ValueError(f"{where} has no round number") from None
     game = rec.game
-    first, second = game.colors
-    a_color = first if index % 2 == 0 else second
-    swap = game.swap_action
-    swaps = sum(a == swap for a in game.action_history) if swap is not None else 0
-    a_final = a_color if swaps % 2 == 0 else (second if a_color == first else first)
+    a_seat = _seats(index).index("A")
+    a_color, a_final = game.colors[a_seat], game.color_of(a_seat)
     winner = rec.result
     a_result = 0.5 if winner == "draw" else 1.0 if winner == a_final else 0.0
     def seconds(tag: str) -> float:
@@ -204,7 +190,7 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
                              f"seconds") from None
 
     longest = {k: seconds(f"LongestMove{k}") for k in "AB"}
-    return GameResult(index, a_color, swaps > 0, game.action_history, winner, a_result,
+    return GameResult(index, a_color, game.colors_swapped, game.action_history, winner, a_result,
                       game.outcome.termination.value, len(game), seconds("Seconds"), longest,
                       seconds("CpuSeconds"), dict(rec.comments))
 

@@ -113,8 +113,7 @@ class Session:
     # ------------------------------------------------------------ seats
     def holder(self, color: str) -> Player:
         """Who plays ``color`` now: each pie swap exchanges the seats."""
-        swaps = self.game.history.count("swap")
-        return self.people[self.game.colors.index(color) ^ (swaps % 2)]
+        return self.people[self.game.seat_of(color)]
 
     def label(self, color: str) -> str:
         return f"{color} ({self.holder(color).spec})"

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
-from . import grid, numbers
+from . import grid, numbers, pie
 from .outcome import Outcome
 
 _CONTAINERS = (list, dict, set, bytearray)
@@ -275,6 +275,24 @@ class Game:
             return self.string_to_action("swap")
         except IllegalMoveError:
             return None
+
+    # ------------------------------------------------------------ seats
+    @property
+    def colors_swapped(self) -> bool:
+        """Whether the two people hold each other's starting colors: the pie
+        rule's ``swap`` was played an odd number of times in :attr:`history`
+        (docs/rules.md, "The pie rule"). Always False in a game without one."""
+        swap = self.swap_action
+        return swap is not None and self._actions.count(swap) % 2 == 1
+
+    def seat_of(self, color: str) -> int:
+        """The seat holding ``color`` now: 0 for the person who started with
+        ``colors[0]``, 1 for the other (see :mod:`boardlab.core.pie`)."""
+        return pie.seat_of(self.colors, color, self.colors_swapped)
+
+    def color_of(self, seat: int) -> str:
+        """The color seat ``seat`` (0 or 1, by starting color) holds now."""
+        return pie.color_of(self.colors, seat, self.colors_swapped)
 
     # ------------------------------------------------------------ string API
     def legal_moves(self) -> list[str]:

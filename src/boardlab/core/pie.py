@@ -8,11 +8,23 @@ The swap state is a small int kept by the game:
 
 A swap exchanges the players' colors; the board and the color to move do not
 change, so the library (which reports by color) only records that it happened.
+
+Who sits where is the front ends' concern (the web app, the CLI, matches and
+studies), but they all need the same answer, so it is given here once: a
+*seat* is one of the two people, numbered by the color it started with (seat
+0 started with ``colors[0]``). :func:`swapped` says whether the people now
+hold each other's starting colors, :func:`seat_of` and :func:`color_of`
+translate between the two. :class:`~boardlab.core.game.Game` offers the same
+through ``colors_swapped``, ``seat_of`` and ``color_of``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from ..errors import PositionError
+
+SWAP = "swap"
 
 PENDING, OPEN, CLOSED = 0, 1, 2
 
@@ -50,3 +62,26 @@ def load(fields: dict[str, str], pie: bool, board_empty: bool) -> int:
     if pie and board_empty:
         return PENDING
     return CLOSED
+
+
+# ---------------------------------------------------------------- seats
+def swapped(moves: Iterable[str]) -> bool:
+    """Whether the two people hold each other's starting colors after
+    ``moves`` (canonical move texts from the start, or from a set-up
+    position): an odd number of ``swap`` moves."""
+    return sum(1 for m in moves if m == SWAP) % 2 == 1
+
+
+def seat_of(colors: Sequence[str], color: str, is_swapped: bool) -> int:
+    """The seat (0 or 1, by starting color) that holds ``color`` now.
+    ValueError for a name that is not one of ``colors``."""
+    if color not in colors:
+        raise ValueError(f"{color!r} is not a color of this game ({', '.join(colors)})")
+    return colors.index(color) ^ int(is_swapped)
+
+
+def color_of(colors: Sequence[str], seat: int, is_swapped: bool) -> str:
+    """The color seat ``seat`` (0 or 1) holds now."""
+    if seat not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, got {seat!r}")
+    return colors[seat ^ int(is_swapped)]

@@ -60,10 +60,8 @@ def play_study_game(task: tuple) -> StudyGame:
     game = boardlab.new_game(name, size, **options)
     agents = _agents(engine, engine, seed, index)
     first, second = game.colors
-    seat = _seats(game, index)
-    a_color = first if seat[first] == "A" else second
-    swap = game.swap_action
-    swapped = False
+    people = _seats(index)
+    a_color = game.colors[people.index("A")]
     longest = {"A": 0.0, "B": 0.0}
     comments: dict[int, str] = {}
     legal: list[int] = []
@@ -80,7 +78,7 @@ def play_study_game(task: tuple) -> StudyGame:
         mover = 0 if mover_color == first else 1
         legal.append(len(game.legal_actions()))
         movers.append(mover)
-        who = seat[mover_color]
+        who = people[game.seat_of(mover_color)]
         agent = agents[who]
         t0 = time.perf_counter()
         action = agent.choose_action(game)
@@ -101,20 +99,17 @@ def play_study_game(task: tuple) -> StudyGame:
         evals.append(None if parsed is None or parsed.value is None
                      or (parsed.visits or 0) < legal[-1] and not parsed.proven
                      else first_color_probability(parsed.value, mover))
-        if action == swap:
-            seat = {first: seat[second], second: seat[first]}
-            swapped = True
     out = game.outcome
     winner = None if out is None else out.winner
     if winner is None or winner == "draw":
         a_result = 0.5
     else:
-        a_result = 1.0 if seat[winner] == "A" else 0.0
-    # the seat that moved first holds the first color, or the second after a swap
-    first_mover_color = second if swapped else first
+        a_result = 1.0 if people[game.seat_of(winner)] == "A" else 0.0
+    # the seat that moved first (seat 0) holds the first color, or the second after a swap
+    first_mover_color = game.color_of(0)
     first_mover_won = (None if winner is None else 0.5 if winner == "draw"
                        else float(winner == first_mover_color))
-    result = GameResult(index, a_color, swapped, game.action_history,
+    result = GameResult(index, a_color, game.colors_swapped, game.action_history,
                         "unfinished" if winner is None else winner, a_result,
                         "unfinished" if out is None else out.termination.value, len(game),
                         time.perf_counter() - start, longest, time.process_time() - cpu_start,
