@@ -2,7 +2,8 @@
 
 The planes of ``boardlab.games.vimbre_tensors`` (same order, same values),
 computed from ``boardlab.fast._vimbre`` states, so that the vector env and the
-adapters' observations need no Python game and no NumPy call per plane.
+adapters' observations need no Python game and no NumPy call per plane
+(the batched and one-call steps around ``planes_of`` are ``fast._observe``'s).
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
 ``boardlab.tensors.observe``.
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ._vimbre import _HEADER, apply, current_player, init, is_legal, legal_actions, mid_turn
+from . import _vimbre
+from ._observe import compiled_ops
+from ._vimbre import _HEADER
 
 NUM_PLANES = 5
 
@@ -30,41 +33,4 @@ def planes_of(s, me, out):
     out[4, :n] = 1.0 if s[2] != 0 else 0.0
 
 
-@njit(cache=True)
-def planes(states, players, out):
-    """``out[b]`` (C, n) float32: the planes of ``states[b]`` seen by color
-    ``players[b]`` (a color index; -1, a game over, means 0 as in tensors.observe)."""
-    for b in range(states.shape[0]):
-        planes_of(states[b], max(players[b], 0), out[b])
-
-
-@njit(cache=True)
-def observe_one(state, player, out, mask, buf):
-    """The planes of one state into ``out`` (C, n) and its legal actions into
-    the int8 ``mask`` (one compiled call for an adapter's observation)."""
-    planes_of(state, player, out)
-    mask[:] = 0
-    for j in range(legal_actions(state, buf)):
-        mask[buf[j]] = 1
-
-
-@njit(cache=True)
-def replay(state, size, opts, actions):
-    """``state`` set to the start then every action of ``actions`` (legal ones) applied."""
-    init(state, size, opts)
-    for a in actions:
-        apply(state, a)
-
-
-@njit(cache=True)
-def try_apply(state, action):
-    """Apply ``action`` (any int64) if it is legal: -2 if not (nothing
-    changes), else the color to act next (-1 once over), plus 2 while that
-    color is inside a multi-action turn. One compiled call for an adapter's step."""
-    if not is_legal(state, action):
-        return -2
-    apply(state, action)
-    player = current_player(state)
-    if player >= 0 and mid_turn(state):
-        player += 2
-    return player
+planes, observe_one, replay, try_apply = compiled_ops("vimbre", _vimbre, planes_of)
