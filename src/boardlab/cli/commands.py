@@ -8,8 +8,8 @@ from bisect import bisect_left
 from .. import records
 from ..core.game import Game
 from ..records import Record, RecordError
-from ..records.model import DECLARED
 from ..records.movetext import variation_texts
+from ..records.results import DECLARED
 from ..records.text import parse_each
 from ..rules import MissingRulesError, rules_text
 from .render import move_points, render_board

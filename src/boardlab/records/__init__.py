@@ -41,7 +41,8 @@ from typing import IO
 
 from .errors import RecordError
 from .jsonio import from_dict, from_json, to_dict, to_json
-from .model import Record, describe
+from .model import Record
+from .results import describe
 from .text import format_all, format_record, parse, parse_all
 from .tree import Node
 

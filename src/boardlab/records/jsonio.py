@@ -40,14 +40,12 @@ from ..errors import BoardlabError, GameOverError, IllegalMoveError
 from .errors import RecordError
 from .model import (
     UNKNOWN_DATE,
-    Problem,
     Record,
     assemble,
     continues_turn,
-    describe,
     result_words,
-    settle_result,
 )
+from .results import Problem, describe, settle_result
 from .tree import Node
 
 FORMAT = "boardlab-record"

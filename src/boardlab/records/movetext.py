@@ -12,24 +12,22 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..core import numbers
 from ..core.game import Game
 from ..errors import GameOverError, IllegalMoveError
 from .errors import RecordError
-from .model import Record, continues_turn, describe
+from .model import Record, continues_turn
+from .results import describe
+from .source import Source
 from .tree import MAX_NESTING, Node
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .text import _Text
 
 TURN_NUMBER = re.compile(r"([0-9]+)\.")
 ALL_RESULTS = ("black", "white", "blue", "orange", "draw", "*")
 _WORD_ENDS = "{}[()"
 
 
-def read_word(src: _Text) -> tuple[str, int]:
+def read_word(src: Source) -> tuple[str, int]:
     """The word at src.pos (up to a blank, a brace, '[' or a parenthesis)."""
     text, start = src.text, src.pos
     pos = start
@@ -39,7 +37,7 @@ def read_word(src: _Text) -> tuple[str, int]:
     return text[start:pos], start
 
 
-def read_comment(src: _Text) -> str:
+def read_comment(src: Source) -> str:
     """The comment at src.pos (a '{'), blanks collapsed."""
     text, start = src.text, src.pos
     pos = start + 1
@@ -89,7 +87,7 @@ class MoveText:
     result_at: int
 
 
-def read_moves(src: _Text, game: Game, words: tuple[str, ...]) -> MoveText:
+def read_moves(src: Source, game: Game, words: tuple[str, ...]) -> MoveText:
     """Read the move text at src.pos, playing the main line on ``game`` (in
     place) and every variation on copies, up to the result token."""
     main = _Line(game, 1, False)
@@ -179,7 +177,7 @@ def read_moves(src: _Text, game: Game, words: tuple[str, ...]) -> MoveText:
             _attach(line, played)
 
 
-def _mark(src: _Text, word: str) -> str:
+def _mark(src: Source, word: str) -> str:
     """``mark c3`` is one move written as two words: the whole move."""
     if word.lower() != "mark":
         return word
@@ -194,7 +192,7 @@ def _mark(src: _Text, word: str) -> str:
     return word
 
 
-def _play(src: _Text, line: _Line, move: str, at: int) -> str:
+def _play(src: Source, line: _Line, move: str, at: int) -> str:
     """Play ``move`` on the line's game, keeping the turn count; the move in
     canonical notation."""
     game = line.game
@@ -230,7 +228,7 @@ def _attach(line: _Line, move: str) -> None:
     line.last = node
 
 
-def _branch(src: _Text, line: _Line, main: _Line,
+def _branch(src: Source, line: _Line, main: _Line,
             variations: dict[int, list[Node]]) -> _Line:
     """The line a '(' at src.pos opens: an alternative to ``line``'s last move."""
     if line.moves == 0:

@@ -18,9 +18,7 @@ from ..core.outcome import Termination
 from ..errors import BoardlabError, OptionError
 from .errors import RecordError
 from .model import (
-    UNFINISHED,
     UNKNOWN_DATE,
-    Problem,
     Record,
     assemble,
     check_date,
@@ -29,9 +27,10 @@ from .model import (
     parse_option,
     player_tag,
     result_words,
-    settle_result,
 )
 from .movetext import MoveText, move_units, read_moves
+from .results import UNFINISHED, Problem, settle_result
+from .source import Source
 
 WIDTH = 80
 
@@ -44,43 +43,8 @@ def _shown(text: str) -> str:
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
-class _Text:
-    """The text being read, with offset -> (line, column) and error helpers."""
-
-    def __init__(self, text: str) -> None:
-        # A byte-order mark (Windows editors write one) is not part of the record.
-        text = text.removeprefix("\ufeff")
-        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        self.pos = 0
-
-    def where(self, offset: int) -> tuple[int, int]:
-        line = bisect_right(self.line_starts, offset)
-        return line, offset - self.line_starts[line - 1] + 1
-
-    def error(self, offset: int, reason: str) -> RecordError:
-        line, column = self.where(offset)
-        return RecordError(reason, line, column)
-
-    def skip_blanks(self) -> None:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        self.pos = pos
-
-    def at_end(self) -> bool:
-        return self.pos >= len(self.text)
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def line_end(self, offset: int) -> int:
-        end = self.text.find("\n", offset)
-        return len(self.text) if end < 0 else end
-
-
 # ---------------------------------------------------------------- tags
-def _read_tag(src: _Text) -> tuple[str, str, int, int]:
+def _read_tag(src: Source) -> tuple[str, str, int, int]:
     """Read ``[Name "value"]`` at src.pos (a '['): name, value, name and value offsets."""
     text = src.text
     start = src.pos
@@ -145,7 +109,7 @@ class _Tags:
         return self.values.pop(name, None)
 
 
-def _read_tags(src: _Text) -> tuple[_Tags, int]:
+def _read_tags(src: Source) -> tuple[_Tags, int]:
     tags = _Tags()
     first = src.pos
     while True:
@@ -162,7 +126,7 @@ def _read_tags(src: _Text) -> tuple[_Tags, int]:
 
 
 # ---------------------------------------------------------------- the start
-def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
+def _start_game(src: Source, tags: _Tags, first: int) -> tuple[Game, str | None]:
     """The game the moves start from, from Game, Size, option and Position tags."""
     values, at = tags.values, tags.at
     name = values.get("Game")
@@ -228,7 +192,7 @@ def _start_game(src: _Text, tags: _Tags, first: int) -> tuple[Game, str | None]:
 
 
 # ---------------------------------------------------------------- the moves
-def _parse_one(src: _Text) -> Record:
+def _parse_one(src: Source) -> Record:
     """Read one game at src.pos (tags first)."""
     tags, first = _read_tags(src)
     if not tags.values:
@@ -274,7 +238,7 @@ def _parse_one(src: _Text) -> Record:
     return _finish(src, tags, game, position, found, result, term)
 
 
-def _finish(src: _Text, tags: _Tags, game: Game, position: str | None, found: MoveText,
+def _finish(src: Source, tags: _Tags, game: Game, position: str | None, found: MoveText,
             result: str, termination: Termination | None) -> Record:
     cls = type(game)
     values = dict(tags.values)
@@ -294,7 +258,7 @@ def _finish(src: _Text, tags: _Tags, game: Game, position: str | None, found: Mo
 
 
 # ---------------------------------------------------------------- public API
-def _not_a_game(src: _Text, after_game: bool) -> RecordError:
+def _not_a_game(src: Source, after_game: bool) -> RecordError:
     """The error for text at src.pos where a game's tags should start.
 
     After a game, say what the text is (a comment, stray words): calling it
@@ -311,7 +275,7 @@ def _not_a_game(src: _Text, after_game: bool) -> RecordError:
                               "game; another game starts with its tags)")
 
 
-def _next_tags(src: _Text, after: int) -> int:
+def _next_tags(src: Source, after: int) -> int:
     """Where the next block of tags starts after offset ``after`` (the end if none):
     a line starting with '[' that does not follow another tag line."""
     starts, text = src.line_starts, src.text
@@ -334,7 +298,7 @@ def parse_each(text: str) -> list[Record | RecordError]:
     """
     if not isinstance(text, str):
         raise TypeError("parse_each() needs a str")
-    src = _Text(text)
+    src = Source(text)
     items: list[Record | RecordError] = []
     while True:
         src.skip_blanks()
@@ -367,7 +331,7 @@ def parse(text: str) -> Record:
     """The one game in ``text``; RecordError if there is none or more than one."""
     if not isinstance(text, str):
         raise TypeError("parse() needs a str")
-    src = _Text(text)
+    src = Source(text)
     src.skip_blanks()
     if src.at_end():
         raise src.error(src.pos, "no game found: the text is empty")

@@ -38,6 +38,7 @@ from typing import Any
 from ..core.game import Game
 from ..errors import GameOverError, IllegalMoveError
 from .errors import RecordError
+from .results import describe
 
 #: How deeply variations may nest (a variation inside a variation ... ): far
 #: beyond any real annotation, low enough that writing (which recurses once
@@ -231,7 +232,6 @@ def _check_lines(at: Game, lines: Sequence[Node], where: str,
             raise RecordError(f"{path}: a move must be a string, got {move!r}",
                               where="variations")
         if game.outcome is not None:
-            from .model import describe
             raise RecordError(f"{path}: move {move!r} after the end of the game "
                               f"({describe(game.outcome)})", where="variations")
         try:
