@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(PY) bench/batch.py --seconds 1
 	$(PY) bench/vector.py --seconds 1
 	$(PY) bench/mcts.py --seconds 2
+	$(PY) bench/time_budget.py
 	$(PY) bench/implo_resolutions.py --games 100
 	$(PY) bench/adjudication.py
 	$(PY) bench/level_times.py

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from ..core.game import Game
 from ..errors import GameOverError
@@ -41,6 +42,8 @@ class UCTAgent(BaseAgent):
         self.limit = limit or Limit(seconds=1.0)
         self.name = name or f"uct:{self.limit}"
         self.simulations = 0  # of the last search
+        #: what the seconds budget is measured on (MCTSAgent has the same)
+        self.clock: Callable[[], float] = time.perf_counter
 
     def choose_action(self, game: Game) -> int:
         legal = game.legal_actions()
@@ -51,10 +54,11 @@ class UCTAgent(BaseAgent):
         swap = game.swap_action
         rng = self.rng
         root = _Node(self._shuffled(legal))
-        deadline = self.limit.deadline(time.perf_counter())
+        clock = self.clock
+        deadline = self.limit.deadline(clock())
         cap = self.limit.simulations
         sims = 0
-        while (cap is None or sims < cap) and (deadline is None or time.perf_counter() < deadline):
+        while (cap is None or sims < cap) and (deadline is None or clock() < deadline):
             sim = game.copy(history=False)
             node, path = root, [root]
             while not node.untried and node.children:          # selection
