@@ -29,13 +29,6 @@ def test_license_metadata_is_readable_by_the_required_setuptools():
     assert m and int(m.group(1)) >= 77, req
 
 
-def test_the_type_checker_runs_in_make_lint():
-    lint = re.search(r"^lint:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)
-    assert lint and "mypy" in lint.group(1)
-    assert PYPROJECT["tool"]["mypy"]["files"] == ["src/boardlab"]
-    assert any(d.startswith("mypy") for d in PYPROJECT["project"]["optional-dependencies"]["dev"])
-
-
 def test_markdown_renderer_is_a_declared_dependency():
     assert any(d.startswith("markdown-it-py") for d in PYPROJECT["project"]["optional-dependencies"]["web"])
 
