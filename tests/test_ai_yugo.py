@@ -69,7 +69,7 @@ def test_rejects_a_proposal_that_would_turn_a_win_into_a_loss():
 
 
 def test_resumed_position():
-    """After a rejection play resumes with the proposer (RULES.md, yugo): the
+    """After a rejection play resumes with the proposer (docs/rules.md, yugo-3.1): the
     color to move while marking, the other one while answering."""
     for phase, mover, proposer in (("mark", "black", "black"), ("answer", "black", "white")):
         play = yugo_end.resumed(position(phase=phase, marks="d3", mover=mover))

@@ -43,11 +43,13 @@ def test_registry_lists_the_five_games():
         assert game.size == boardlab.game_class(name).default_size
 
 
+@pytest.mark.rules("common-1")
 def test_default_sizes_follow_rules_md():
     defaults = {name: boardlab.new_game(name).size for name in boardlab.GAMES}
     assert defaults == {"implo": 9, "yugo": 9, "pilo": 8, "robble": 7, "vimbre": 11}
 
 
+@pytest.mark.rules("common-1")
 @pytest.mark.parametrize("name", boardlab.GAMES)
 def test_bad_creation_arguments_raise_value_errors_naming_the_problem(name):
     with pytest.raises(ValueError, match="outside 4..19"):
@@ -98,6 +100,7 @@ def test_static_metadata_is_consistent(name, size):
             game.action_to_string(bad)
 
 
+@pytest.mark.rules("common-5")
 @pytest.mark.parametrize("name,size", CASES, ids=CASE_IDS)
 def test_random_games_end_and_apis_agree(name, size):
     """Many random games: every ply the string and integer views agree, the
@@ -206,6 +209,7 @@ def test_search_fast_path_matches_the_checked_api(name, size):
         assert fast.step_actions() == [] and fast.history == []
 
 
+@pytest.mark.rules("common-6")
 @pytest.mark.parametrize("name,size", CASES, ids=CASE_IDS)
 def test_swap_action(name, size):
     game = boardlab.new_game(name, size)

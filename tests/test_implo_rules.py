@@ -1,4 +1,5 @@
-"""Implo, clause by clause, on hand-built positions (src/boardlab/rules/implo.md).
+"""Implo, clause by clause, on hand-built positions: each test names the
+clauses of docs/rules.md (Implo) and docs/games/implo.md it checks.
 
 Diagrams are written top row first, one token per point: ``.`` empty, ``X`` /
 ``O`` black / white stone, ``x`` / ``o`` black / white marker. Every expected
@@ -94,6 +95,7 @@ EMPTY5 = "\n".join([". . . . ."] * 5)
 
 
 # ---------------------------------------------------------------- notation and encoding
+@pytest.mark.rules("implo-5.1", "implo-5.3", "implo-1.1", "common-2", "common-3", "common-5")
 def test_action_encoding_and_notation_at_9x9():
     game = boardlab.new_game("implo")
     n = 81
@@ -115,6 +117,7 @@ def test_action_encoding_and_notation_at_9x9():
             game.string_to_action(junk)
 
 
+@pytest.mark.rules("common-4", "implo-2.2", "implo-4.1")
 def test_initial_state_black_places_anywhere_no_swap_yet():
     game = boardlab.new_game("implo", 5)
     assert game.to_move == "black"
@@ -123,6 +126,7 @@ def test_initial_state_black_places_anywhere_no_swap_yet():
 
 
 # ---------------------------------------------------------------- ownership
+@pytest.mark.rules("implo-2.3", "implo-2.5")
 def test_owner_by_biggest_adjacent_group():
     # White closes a1 with b1 (white group b1-c1: 2); black's a2-a4 is 3: black owns.
     game = setup("""
@@ -143,6 +147,7 @@ def test_owner_by_biggest_adjacent_group():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.4")
 def test_equal_biggest_groups_owner_is_movers_opponent():
     # Black closes a1 with a2: black a2-a3 (2) ties white b1-c1 (2): white owns.
     game = setup("""
@@ -178,6 +183,7 @@ def test_equal_biggest_groups_owner_is_movers_opponent():
         x O O . .""")
 
 
+@pytest.mark.rules("implo-2.4", "implo-2.5", "implo-7.2")
 def test_no_adjacent_stones_owner_is_movers_opponent_and_no_removal():
     # Mid-turn position (a patch is pending): a1 touches only markers. Black is
     # resolving, so white owns it; nothing is removed.
@@ -212,6 +218,7 @@ def test_no_adjacent_stones_owner_is_movers_opponent_and_no_removal():
         x o . . .""")
 
 
+@pytest.mark.rules("implo-2.5")
 def test_markers_are_placed_on_every_patch_point():
     # Black c2 closes the 4-point patch a1 b1 a2 b2; white a3-c3 (3) beats black c1-c2 (2).
     game = setup("""
@@ -232,6 +239,7 @@ def test_markers_are_placed_on_every_patch_point():
     assert game.to_move == "white"
 
 
+@pytest.mark.rules("implo-2.5")
 def test_biggest_owned_group_removed_not_the_other_colors():
     # White c2 closes c1. Black touches it with b1 (1) and d1-e1-e2 (3); white with c2-c3 (2).
     # Black owns; only black's biggest group goes; b1 and white stay.
@@ -253,6 +261,7 @@ def test_biggest_owned_group_removed_not_the_other_colors():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.6", "implo-1.1", "implo-5.1")
 def test_tied_biggest_groups_of_owner_give_a_choice_naming_the_removed_group():
     diagram = """
         . . . . .
@@ -284,6 +293,7 @@ def test_tied_biggest_groups_of_owner_give_a_choice_naming_the_removed_group():
         . . x X .""")
 
 
+@pytest.mark.rules("implo-2.7", "implo-2.2")
 def test_resolution_can_create_a_new_patch():
     # White c1 closes b1; black a1-a2 (2) owns it and is removed. a1-a2 is then a
     # 2-point territory touching only markers: a new patch, owned by the opponent
@@ -314,6 +324,7 @@ def test_resolution_can_create_a_new_patch():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.4", "implo-2.6")
 def test_tie_rule_owner_with_tied_biggest_groups_names_the_removed_one():
     """Clause: the owner chosen by the equal-size rule may itself have several biggest
     groups, and then the player resolving names the one removed.
@@ -356,6 +367,7 @@ def test_tie_rule_owner_with_tied_biggest_groups_names_the_removed_one():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.7", "implo-7.1")
 def test_removal_merges_a_pending_patch_into_a_new_small_patch_judged_afresh():
     """Clause: removing a group can merge a pending patch into a new territory; if that
     has at most four points it is a new patch whose owner is judged afresh.
@@ -392,6 +404,7 @@ def test_removal_merges_a_pending_patch_into_a_new_small_patch_judged_afresh():
     assert game.to_move == "black" and not game.is_mid_turn
 
 
+@pytest.mark.rules("implo-2.7")
 def test_order_of_resolution_changes_the_result():
     # White b1 makes two patches, a1 and c1-d1-e1, both owned by black's row (5).
     # Whichever is resolved first removes the row, and the other one merges away.
@@ -422,6 +435,7 @@ def test_order_of_resolution_changes_the_result():
     assert first.to_move == second.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.7")
 def test_resolving_one_patch_can_leave_another_pending():
     # White c2 then c1 makes two patches, a1-b1 and d1-e1. Each touches a black pair (2)
     # and white c1-c2 (2): a tie, so black (white's opponent) owns both. Resolving d1
@@ -457,6 +471,7 @@ def test_resolving_one_patch_can_leave_another_pending():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.1")
 def test_patch_of_exactly_4_points_is_a_patch_and_5_is_not():
     diagram = """
         . . . . .
@@ -478,6 +493,7 @@ def test_patch_of_exactly_4_points_is_a_patch_and_5_is_not():
         O x x x x""")
 
 
+@pytest.mark.rules("implo-2.3", "implo-2.8")
 def test_markers_never_removed_and_do_not_count_as_groups():
     # a1 touches black markers a2-a5 and white's new stone b1 only: white owns
     # (the only stone group) and removes its own stone; the markers stay.
@@ -499,6 +515,7 @@ def test_markers_never_removed_and_do_not_count_as_groups():
     assert game.to_move == "black"
 
 
+@pytest.mark.rules("implo-2.1", "implo-3.3")
 def test_groups_of_markers_and_stones_are_distinct():
     # Black a2 (1 stone) touches black markers a3-a4: still a group of 1, so white
     # b1-c1 (2) owns a1.
@@ -530,6 +547,7 @@ def test_groups_of_markers_and_stones_are_distinct():
 
 
 # ---------------------------------------------------------------- scoring
+@pytest.mark.rules("implo-3.2", "implo-5.4")
 def test_score_is_largest_size_with_strictly_more_marker_groups():
     # black markers: a5-c5 (3), e5 (1), e3 (1), d1 (1)  -> {3: 1, 1: 3}
     # white markers: a3-c3 (3), a1-b1 (2), e1 (1)       -> {3: 1, 2: 1, 1: 1}
@@ -546,6 +564,7 @@ def test_score_is_largest_size_with_strictly_more_marker_groups():
     assert out.winner == "white" and out.termination is Termination.SCORE
 
 
+@pytest.mark.rules("implo-3.2", "implo-5.4")
 def test_score_comparison_when_one_player_scores_zero():
     # black markers: a5-c5 (3), e5, e3, a1 (1 each) -> {3: 1, 1: 3}
     # white markers: c3, c1                         -> {1: 2}
@@ -561,6 +580,7 @@ def test_score_comparison_when_one_player_scores_zero():
     assert str(game).endswith("game over: black won by score  (black 3, white 0)")
 
 
+@pytest.mark.rules("implo-3.3", "implo-7.5")
 def test_both_scores_zero_more_stones_wins():
     # one marker each, size 1: both 0; black 6 stones, white 8
     game = setup("""
@@ -573,6 +593,7 @@ def test_both_scores_zero_more_stones_wins():
     assert out.winner == "white" and out.termination is Termination.STONES
 
 
+@pytest.mark.rules("implo-3.3", "implo-6.1")
 def test_still_tied_the_color_that_made_the_last_turn_loses():
     # both 0, 7 stones each (even board)
     diagram = """
@@ -587,6 +608,7 @@ def test_still_tied_the_color_that_made_the_last_turn_loses():
     assert game.winner == "black" and game.outcome.termination is Termination.LAST_MOVE
 
 
+@pytest.mark.rules("implo-3.1", "implo-6.1")
 def test_game_ends_only_at_end_of_turn_with_no_empty_points():
     # 5 empty points a1-d1 + d2. Black d2 leaves only the patch a1-d1: not over.
     game = setup("""
@@ -618,6 +640,7 @@ def test_game_ends_only_at_end_of_turn_with_no_empty_points():
     assert game.to_move == "black" and game.legal_moves() == ["@d2"]
 
 
+@pytest.mark.rules("implo-3.3", "implo-7.5")
 @pytest.mark.parametrize("a4,winner,termination", [
     ("O", "white", Termination.LAST_MOVE),  # 3 stones each: black made the last turn, loses
     ("X", "black", Termination.STONES),     # black 4 stones, white 2: stones decide first
@@ -659,6 +682,7 @@ def test_stones_and_last_move_decisions_reached_by_play(a4, winner, termination)
 
 
 # ---------------------------------------------------------------- pie rule
+@pytest.mark.rules("common-6", "implo-4.1")
 def test_swap_legal_only_at_whites_first_action_and_keeps_white_to_move():
     game = boardlab.new_game("implo", 5)
     assert "swap" not in game.legal_moves()
@@ -688,6 +712,7 @@ def test_swap_legal_only_at_whites_first_action_and_keeps_white_to_move():
     assert_refused(off, "swap", "pie rule is off")
 
 
+@pytest.mark.rules("implo-4.1")
 def test_swap_gone_when_whites_first_placement_creates_a_patch():
     """Clause: swap is legal only instead of White's first regular move, so once White's
     first turn has begun with a placement it is never legal again, even mid-turn.
@@ -716,6 +741,7 @@ def test_swap_gone_when_whites_first_placement_creates_a_patch():
     assert_refused(game, "swap")
 
 
+@pytest.mark.rules("implo-7.2", "implo-6.1")
 def test_hand_built_pie_position_without_swap_field_has_no_swap():
     """Clause: a hand-built position is taken at face value, missing fields take their
     defaults, and swap=yes is the only way to say the swap is available.
@@ -734,6 +760,7 @@ def test_hand_built_pie_position_without_swap_field_has_no_swap():
 
 
 # ---------------------------------------------------------------- refusals
+@pytest.mark.rules("implo-2.2")
 def test_illegal_occupied_point():
     game = setup("""
         . . . . .
@@ -745,6 +772,7 @@ def test_illegal_occupied_point():
     assert_refused(game, "d2", "d2 is occupied", "black marker")
 
 
+@pytest.mark.rules("implo-2.2", "implo-5.2")
 def test_illegal_resolution_during_placement_phase():
     game = boardlab.new_game("implo", 5)
     game.play("c3")
@@ -753,6 +781,7 @@ def test_illegal_resolution_during_placement_phase():
     assert_refused(game, "@a1/b1", "wrong phase")
 
 
+@pytest.mark.rules("implo-2.2", "implo-5.2")
 def test_illegal_placement_during_resolution_phase():
     game = setup("""
         . . . . .
@@ -766,6 +795,7 @@ def test_illegal_placement_during_resolution_phase():
     assert_refused(game, "swap", "pie rule is off")
 
 
+@pytest.mark.rules("implo-1.1", "implo-7.4")
 def test_illegal_plain_resolution_when_a_group_must_be_named_and_vice_versa():
     game = setup("""
         . . . . .
@@ -788,6 +818,7 @@ def test_illegal_plain_resolution_when_a_group_must_be_named_and_vice_versa():
     assert_refused(game, "@a1/a2", "no group to choose", "write @a1")
 
 
+@pytest.mark.rules("implo-7.4", "common-3")
 def test_illegal_resolution_of_a_point_that_is_not_a_patch():
     game = setup("""
         . . . . .
@@ -803,6 +834,7 @@ def test_illegal_resolution_of_a_point_that_is_not_a_patch():
     assert_refused(game, "@e1", "write @d1")
 
 
+@pytest.mark.rules("implo-1.1")
 def test_malformed_moves_are_refused_untouched():
     game = boardlab.new_game("implo", 5)
     game.play("c3")
@@ -813,6 +845,7 @@ def test_malformed_moves_are_refused_untouched():
 
 
 # ---------------------------------------------------------------- positions
+@pytest.mark.rules("implo-6.1")
 def test_position_fields_round_trip_mid_turn_and_finished():
     game = setup("""
         . . . . .
@@ -834,6 +867,7 @@ def test_position_fields_round_trip_mid_turn_and_finished():
     assert over.position() == "implo 4 xOoX/OXXO/XOOX/OXXO - pie=no swap=no last=white"
 
 
+@pytest.mark.rules("implo-6.2", "implo-7.3")
 @pytest.mark.parametrize("text,fragment", [
     ("implo 4 xOoX/OXXO/XOOX/OXXO - pie=no", "needs last=black or last=white"),
     ("implo 4 xOoX/OXXO/XOOX/OXXO black pie=no last=white", "to-move must be -"),
@@ -851,6 +885,7 @@ def test_bad_positions_are_refused(text, fragment):
         boardlab.from_position(text)
 
 
+@pytest.mark.rules("implo-5.4")
 def test_str_shows_board_mover_and_running_scores():
     game = setup("""
         x . . .
@@ -997,6 +1032,7 @@ def play_against_reference(size: int, pie: bool, rng: random.Random, max_plies: 
     return game
 
 
+@pytest.mark.rules("implo-2.2", "implo-2.3", "implo-2.4", "implo-2.5", "implo-2.7", "implo-3.1", "implo-5.3")
 def test_engine_agrees_with_a_naive_reference_on_random_games():
     rng = random.Random(20240607)
     choices = 0
@@ -1006,6 +1042,7 @@ def test_engine_agrees_with_a_naive_reference_on_random_games():
     assert choices > 0, "no tied-group choice came up: make the sample bigger"
 
 
+@pytest.mark.rules("implo-2.5", "implo-6.1")
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(4, 6), pie=st.booleans(), seed=st.integers(0, 2**32 - 1))
 def test_hypothesis_engine_matches_reference_and_round_trips(size, pie, seed):
@@ -1053,6 +1090,7 @@ def test_hypothesis_incremental_caches_match_a_rebuild_through_play_and_undo(siz
         assert cache_view(game) == cache_view(fresh)
 
 
+@pytest.mark.rules("implo-2.2")
 def test_is_mid_turn_while_resolutions_are_pending():
     # 4x4: with black on a2, black's b1 closes the corner a1 into a one-point
     # patch; black's two single stones tie for biggest, so black names the

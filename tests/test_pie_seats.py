@@ -11,6 +11,7 @@ import boardlab
 from boardlab.core import pie
 
 
+@pytest.mark.rules("common-6")
 @pytest.mark.parametrize("name", ["implo", "pilo", "robble"])
 def test_a_swap_exchanges_the_seats_and_undo_takes_it_back(name):
     game = boardlab.new_game(name, 5)
@@ -30,6 +31,7 @@ def test_a_swap_exchanges_the_seats_and_undo_takes_it_back(name):
     assert not game.colors_swapped and game.seat_of(second) == 1
 
 
+@pytest.mark.rules("common-6")
 @pytest.mark.parametrize("name", list(boardlab.GAMES))
 def test_the_game_and_the_move_texts_agree_through_random_games(name):
     rng = random.Random(7)

@@ -1,6 +1,7 @@
 """Pilo, clause by clause, on hand-built positions.
 
-Rules: src/boardlab/rules/pilo.md, docs/rules.md (Pilo), docs/games/pilo.md.
+Each test names the clauses of docs/rules.md (Pilo) and docs/games/pilo.md it
+checks.
 Every expected position, list and score below was worked out by hand from the
 rules (the reasoning is in the comments), not read off the engine.
 
@@ -104,6 +105,7 @@ def refused(game, move, reason_part: str, exc=IllegalMoveError) -> str:
 # ---------------------------------------------------------------- basics
 
 
+@pytest.mark.rules("common-1", "common-4", "pilo-5.1", "pilo-7.5")
 def test_defaults_colors_and_action_space():
     game = boardlab.new_game("pilo")
     assert (game.size, game.colors, game.to_move) == (8, ("blue", "orange"), "blue")
@@ -114,6 +116,7 @@ def test_defaults_colors_and_action_space():
     assert game.position() == "pilo 8 8/8/8/8/8/8/8/8 blue pie=yes swap=no passes=0 last=-"
 
 
+@pytest.mark.rules("pilo-5.1", "pilo-5.2", "pilo-1.1")
 def test_action_encoding():
     game = boardlab.new_game("pilo", 5)  # n = 25, m = 4
     assert game.string_to_action("a1") == 0
@@ -133,6 +136,7 @@ def test_action_encoding():
     assert game.string_to_action("a1-west3") == a
 
 
+@pytest.mark.rules("pilo-1.1", "pilo-5.2", "common-5")
 def test_notation_is_canonical_only():
     game = boardlab.new_game("pilo", 5)
     for junk in ("c3-d4", "c3-c3", "c3c5", "c3 - c5", "f1", "a6", "c3-west1",
@@ -147,6 +151,7 @@ def test_notation_is_canonical_only():
 # ---------------------------------------------------------------- placement
 
 
+@pytest.mark.rules("pilo-2.1")
 def test_placement_on_empty_square_only():
     game = boardlab.new_game("pilo", 5, pie=False)
     assert game.legal_moves() == list(grid.point_names(5))  # every square, nothing else
@@ -172,6 +177,7 @@ def test_placement_on_empty_square_only():
 # ---------------------------------------------------------------- stack moves
 
 
+@pytest.mark.rules("pilo-2.2")
 def test_stack_move_over_empty_squares():
     game = setup("""
         . . . . .
@@ -194,6 +200,7 @@ def test_stack_move_over_empty_squares():
     assert stack_moves(game) == []
 
 
+@pytest.mark.rules("pilo-2.2")
 def test_stack_move_jumps_over_friendly_stacks_of_any_height():
     game = setup("""
         # # # . .
@@ -216,6 +223,7 @@ def test_stack_move_jumps_over_friendly_stacks_of_any_height():
     """, "orange")
 
 
+@pytest.mark.rules("pilo-2.2", "pilo-2.3")
 def test_several_friendly_stacks_in_one_run_capture_the_same_enemy():
     """Clause: a stack moves over friendly stacks to the first enemy stack of its height.
 
@@ -251,6 +259,7 @@ def test_several_friendly_stacks_in_one_run_capture_the_same_enemy():
     """, "orange")
 
 
+@pytest.mark.rules("pilo-2.2")
 def test_stack_move_blocked_by_a_block():
     game = setup("""
         . . . . .
@@ -266,6 +275,7 @@ def test_stack_move_blocked_by_a_block():
     refused(game, "a1-b1", "b1 holds a block")
 
 
+@pytest.mark.rules("pilo-2.2")
 def test_stack_move_stopped_by_enemy_stack_of_different_height():
     game = setup("""
         . . . . #
@@ -282,6 +292,7 @@ def test_stack_move_stopped_by_enemy_stack_of_different_height():
     refused(game, "a1-d1", "cannot jump over")
 
 
+@pytest.mark.rules("pilo-2.3")
 def test_capture_raises_mover_removes_enemy_and_blocks_origin():
     game = setup("""
         . . . . .
@@ -305,6 +316,7 @@ def test_capture_raises_mover_removes_enemy_and_blocks_origin():
     assert stack_moves(game) == []
 
 
+@pytest.mark.rules("pilo-2.3")
 def test_capture_of_height_two_by_height_two():
     game = setup("""
         o2 . . # #
@@ -324,6 +336,7 @@ def test_capture_of_height_two_by_height_two():
     """, "orange")
 
 
+@pytest.mark.rules("pilo-2.2", "pilo-5.3")
 def test_stack_moves_in_all_four_directions():
     diagram = """
         . . o . .
@@ -348,6 +361,7 @@ def test_stack_moves_in_all_four_directions():
 # ---------------------------------------------------------------- passing
 
 
+@pytest.mark.rules("pilo-2.4")
 def test_pass_only_legal_without_board_play():
     game = boardlab.new_game("pilo", 5)
     assert "pass" not in game.legal_moves()
@@ -363,6 +377,7 @@ def test_pass_only_legal_without_board_play():
     refused(game, "pass", "blue can play a4-b4")
 
 
+@pytest.mark.rules("pilo-2.4")
 def test_forced_pass():
     game = setup("""
         b o2 o #
@@ -384,6 +399,7 @@ def test_forced_pass():
     assert game.legal_moves() == ["c4-a4"]
 
 
+@pytest.mark.rules("pilo-3.1")
 def test_two_consecutive_passes_end_the_game():
     game = setup("""
         b o2 o #
@@ -422,6 +438,7 @@ def finish(game) -> None:
     assert game.is_over
 
 
+@pytest.mark.rules("pilo-3.3")
 def test_patch_scoring_removes_equal_size_pairs():
     diagram = """
         o o # #
@@ -444,6 +461,7 @@ def test_patch_scoring_removes_equal_size_pairs():
     assert pilo.patch_owner([1, -1, 2, -2, -3, 2]) == pilo.ORANGE
 
 
+@pytest.mark.rules("pilo-3.3")
 def test_patch_without_leftover_group_is_owned_by_nobody():
     diagram = """
         b b2 # #
@@ -462,6 +480,7 @@ def test_patch_without_leftover_group_is_owned_by_nobody():
     assert pilo.patch_owner([]) is None
 
 
+@pytest.mark.rules("pilo-3.4", "pilo-7.4")
 def test_empty_squares_count_in_patch_size():
     # A finished game has no empty square (an empty square is a placement, so
     # nobody may pass), so the scoring function is checked on its own here.
@@ -478,6 +497,7 @@ def test_empty_squares_count_in_patch_size():
         boardlab.from_position(text(diagram, "-", last="blue"))
 
 
+@pytest.mark.rules("pilo-3.2")
 def test_blocks_split_patches():
     diagram = """
         # b b #
@@ -497,6 +517,7 @@ def test_blocks_split_patches():
     assert patch_scores(joined, 4) == (8, 0)
 
 
+@pytest.mark.rules("pilo-3.2")
 def test_group_size_counts_squares_not_disks():
     diagram = """
         b3 o o #
@@ -512,6 +533,7 @@ def test_group_size_counts_squares_not_disks():
         "orange", Termination.SCORE, {"blue": 0.0, "orange": 3.0})
 
 
+@pytest.mark.rules("pilo-3.5", "pilo-5.4", "common-7")
 def test_tie_goes_against_the_last_board_play():
     game = setup("""
         b o # o
@@ -540,6 +562,7 @@ def test_tie_goes_against_the_last_board_play():
         "blue", Termination.LAST_MOVE, {"blue": 1.0, "orange": 1.0})
 
 
+@pytest.mark.rules("pilo-3.5")
 def test_tie_goes_against_a_last_placement():
     """Clause: on a tie, whoever made the last board play loses (a placement counts).
 
@@ -575,6 +598,7 @@ def test_tie_goes_against_a_last_placement():
         "blue", Termination.LAST_MOVE, {"blue": 2.0, "orange": 2.0})
 
 
+@pytest.mark.rules("pilo-3.3", "pilo-3.5")
 def test_tie_at_zero_with_every_patch_unowned():
     """Clause: a patch with no leftover group is nobody's; 0-0 is a tie broken by the last board play.
 
@@ -603,6 +627,7 @@ def test_tie_at_zero_with_every_patch_unowned():
             winner, Termination.LAST_MOVE, {"blue": 0.0, "orange": 0.0})
 
 
+@pytest.mark.rules("pilo-3.4")
 def test_score_sums_several_patches_of_one_color():
     """Clause: your score is the sum of the sizes of the patches you own.
 
@@ -630,6 +655,7 @@ def test_score_sums_several_patches_of_one_color():
 # ---------------------------------------------------------------- pie rule
 
 
+@pytest.mark.rules("common-6")
 def test_swap_only_on_orange_first_action_and_orange_keeps_moving():
     game = boardlab.new_game("pilo", 5)
     refused(game, "swap", "swap is only legal on orange's first turn")
@@ -651,6 +677,7 @@ def test_swap_only_on_orange_first_action_and_orange_keeps_moving():
     refused(game, "swap", "which has passed")
 
 
+@pytest.mark.rules("common-6")
 def test_no_swap_without_pie():
     game = boardlab.new_game("pilo", 5, pie=False)
     game.play("c3")
@@ -668,6 +695,7 @@ SWAP_GAME_PLACEMENTS = ["c4", "b4", "b3", "a3", "c3", "d4", "c2", "d3",
 SWAP_GAME_CAPTURES = ["d4-c4", "c3-d3", "b2-b3", "a1-b1"]
 
 
+@pytest.mark.rules("common-6", "common-7", "pilo-3.5")
 def test_tie_break_after_a_swap_is_by_color():
     """Clause: a swap is not a board play, results are by color, ties go against the last board play.
 
@@ -705,6 +733,7 @@ def test_tie_break_after_a_swap_is_by_color():
 # ---------------------------------------------------------------- errors
 
 
+@pytest.mark.rules("pilo-2.2", "pilo-5.2")
 def test_illegal_stack_moves_give_specific_reasons():
     game = setup("""
         . . . . .
@@ -725,6 +754,7 @@ def test_illegal_stack_moves_give_specific_reasons():
     assert game.history == ["a1-a4"]
 
 
+@pytest.mark.rules("pilo-3.1")
 def test_moves_after_the_end_raise_game_over():
     game = setup("""
         b # # o
@@ -782,6 +812,7 @@ def test_copy_and_pickle_are_independent():
 # ---------------------------------------------------------------- positions
 
 
+@pytest.mark.rules("pilo-6.1")
 def test_position_round_trip_of_every_kind():
     texts = [
         "pilo 8 8/8/8/8/8/8/8/8 blue pie=yes swap=no passes=0 last=-",
@@ -795,6 +826,7 @@ def test_position_round_trip_of_every_kind():
         assert boardlab.from_position(game.position()).legal_moves() == game.legal_moves()
 
 
+@pytest.mark.rules("pilo-6.2", "pilo-7.1", "pilo-7.2", "pilo-7.3")
 @pytest.mark.parametrize("bad,message", [
     ("pilo 4 x3/4/4/4 blue pie=no last=blue", "unknown piece 'x'"),
     ("pilo 4 b(1)3/4/4/4 orange pie=no last=blue", r"unknown piece 'b\(1\)'"),
@@ -872,6 +904,7 @@ def reference_legal(game) -> list[str]:
     return out
 
 
+@pytest.mark.rules("pilo-2.2", "pilo-2.4", "pilo-5.3", "pilo-7.5")
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(4, 8), seed=st.integers(0, 10**9), pie=st.booleans())
 def test_random_games_agree_with_a_ray_walking_reference(size, seed, pie):
@@ -885,6 +918,7 @@ def test_random_games_agree_with_a_ray_walking_reference(size, seed, pie):
     assert len(game) <= Pilo.max_game_length_for(size)
 
 
+@pytest.mark.rules("pilo-2.3", "pilo-3.5", "pilo-7.3")
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(4, 8), seed=st.integers(0, 10**9))
 def test_random_games_keep_the_board_invariants(size, seed):

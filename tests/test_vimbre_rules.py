@@ -1,4 +1,5 @@
-"""Vimbre, clause by clause, on hand-built positions (seeds/vimbre.txt, RULES.md).
+"""Vimbre, clause by clause, on hand-built positions: each test names the
+clauses of docs/rules.md (Vimbre) and docs/games/vimbre.md it checks.
 
 Board text: rows from the top (rank = size) down to rank 1, X black, O white,
 digits count empty points. Every expected position, move list and reason below
@@ -39,6 +40,7 @@ def refused(game: boardlab.Game, move: str, reason: str, error=IllegalMoveError)
 
 # ---------------------------------------------------------------- the start
 
+@pytest.mark.rules("common-1", "common-4", "vimbre-2.1", "vimbre-5.1", "vimbre-7.3")
 def test_new_game_is_empty_default_11_black_first_single_stones_only():
     game = boardlab.new_game("vimbre")
     assert game.size == 11 and game.colors == ("black", "white")
@@ -47,8 +49,10 @@ def test_new_game_is_empty_default_11_black_first_single_stones_only():
     moves = game.legal_moves()
     assert moves == list(grid.point_names(11))  # the 121 single stones, nothing else
     assert boardlab.new_game("vimbre").num_distinct_actions == 2 * 121 + 121 * 120 // 2 + 1
+    assert game.info(11).max_game_length is None  # no proof that flips ever stop
 
 
+@pytest.mark.rules("vimbre-2.1")
 def test_black_first_turn_places_exactly_one_stone():
     game = boardlab.new_game("vimbre", 5)
     reason = refused(game, "a1,b1", "wrong phase")
@@ -57,6 +61,7 @@ def test_black_first_turn_places_exactly_one_stone():
     assert game.position() == "vimbre 5 5/5/2X2/5/5 white first=no"
 
 
+@pytest.mark.rules("vimbre-2.1", "vimbre-2.3")
 def test_white_first_turn_may_place_two_stones():
     game = boardlab.new_game("vimbre", 5)
     game.play("c3")
@@ -76,6 +81,7 @@ def test_white_first_turn_may_place_two_stones():
 
 # ---------------------------------------------------------------- diagonal rule
 
+@pytest.mark.rules("vimbre-2.2")
 def test_diagonal_rule_single_stone_without_a_friendly_shared_corner_is_illegal():
     # black b2; c3 is diagonal to it and the shared corners b3, c2 are empty
     game = pos("O4/5/5/1X3/5")
@@ -86,6 +92,7 @@ def test_diagonal_rule_single_stone_without_a_friendly_shared_corner_is_illegal(
     refused(game, "c3", "breaks the diagonal rule at b2/c3")
 
 
+@pytest.mark.rules("vimbre-2.2")
 def test_diagonal_rule_single_stone_is_legal_when_a_shared_corner_is_friendly():
     game = pos("O4/5/1X3/1X3/5")          # corner b3 is black
     game.play("c3")
@@ -95,6 +102,7 @@ def test_diagonal_rule_single_stone_is_legal_when_a_shared_corner_is_friendly():
     assert board(game) == "O4/5/2X2/1XX2/5"
 
 
+@pytest.mark.rules("vimbre-2.3")
 def test_diagonal_rule_two_stones_legal_together_though_each_illegal_alone():
     # black b2 and d3: c3 alone lacks a corner for b2/c3 (b3, c2 empty);
     # c2 alone lacks one for c2/d3 (c3, d2 empty); together each supplies
@@ -108,6 +116,7 @@ def test_diagonal_rule_two_stones_legal_together_though_each_illegal_alone():
     assert game.to_move == "white"
 
 
+@pytest.mark.rules("vimbre-2.3")
 def test_diagonal_rule_two_stones_side_by_side_each_supplying_the_others_corner():
     # black c2 and d4: c3 alone lacks a corner for c3/d4 (c4, d3 empty), d3
     # alone lacks one for c2/d3 (c3, d2 empty); c3 and d3 side by side fix
@@ -121,6 +130,7 @@ def test_diagonal_rule_two_stones_side_by_side_each_supplying_the_others_corner(
     assert board(game) == "5/3X1/2XX1/2X2/O4"
 
 
+@pytest.mark.rules("vimbre-2.3")
 def test_diagonal_rule_two_stones_legal_together_when_only_one_is_illegal_alone():
     # black b2: c3 alone is illegal; b3 is legal alone and is c3's corner
     game = pos("O4/5/5/1X3/5")
@@ -132,6 +142,7 @@ def test_diagonal_rule_two_stones_legal_together_when_only_one_is_illegal_alone(
     assert board(game) == "O4/5/1XX2/1X3/5"
 
 
+@pytest.mark.rules("vimbre-2.3")
 def test_diagonal_rule_two_stones_illegal_together_though_each_legal_alone():
     game = pos("O4/5/5/5/5")
     moves = game.legal_moves()
@@ -144,6 +155,7 @@ def test_diagonal_rule_two_stones_illegal_together_though_each_legal_alone():
     assert board(game) == "O4/2XX1/2X2/5/5"
 
 
+@pytest.mark.rules("vimbre-2.3")
 def test_diagonal_rule_partner_on_the_diagonal_cannot_rescue_an_illegal_stone():
     """Diagonal rule, pair judged as a whole: c3 next to black b2 is illegal
     alone (corners b3, c2 empty). Only a partner on b3 or c2 can supply that
@@ -158,6 +170,7 @@ def test_diagonal_rule_partner_on_the_diagonal_cannot_rescue_an_illegal_stone():
     refused(game, "c3,d4", "breaks the diagonal rule")
 
 
+@pytest.mark.rules("vimbre-2.4")
 def test_diagonal_rule_enemy_diagonal_pairs_never_restrict_you():
     # white b2/c3 (supported by white c2); black may take the other corner b3,
     # and may put stones diagonal to white stones with no corners at all.
@@ -169,6 +182,7 @@ def test_diagonal_rule_enemy_diagonal_pairs_never_restrict_you():
     assert game.to_move == "white"
 
 
+@pytest.mark.rules("vimbre-2.4", "vimbre-2.5")
 def test_diagonal_rule_a_flip_can_never_break_it():
     # black flips c3 (sandwiched by b3 and d3): the new black c3 is diagonal
     # to black b2 and d4, and the horizontal sandwich stones are its corners.
@@ -177,6 +191,7 @@ def test_diagonal_rule_a_flip_can_never_break_it():
     assert board(game) == "5/3X1/1XXX1/1X3/O4"
 
 
+@pytest.mark.rules("vimbre-6.2", "vimbre-7.1")
 def test_a_position_breaking_the_diagonal_rule_is_refused():
     with pytest.raises(PositionError, match="diagonal rule is broken at b2/c3"):
         pos("O4/5/2X2/1X3/5")
@@ -186,6 +201,7 @@ def test_a_position_breaking_the_diagonal_rule_is_refused():
 
 # ---------------------------------------------------------------- flips
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_enemy_stone_sandwiched_horizontally():
     game = pos("5/5/1XOX1/5/O4")
     assert "xc3" in game.legal_moves()
@@ -194,12 +210,14 @@ def test_flip_enemy_stone_sandwiched_horizontally():
     assert game.to_move == "white" and game.history == ["xc3"]
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_enemy_stone_sandwiched_vertically():
     game = pos("5/2X2/2O2/2X2/O4")
     game.play("xc3")
     assert board(game) == "5/2X2/2X2/2X2/O4"
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_at_the_board_edge_and_no_wrap_around_the_rows():
     """Flip: the two friendly stones must be the enemy stone's orthogonal
     neighbours on one line. a3 on the left edge is sandwiched vertically by
@@ -219,6 +237,7 @@ def test_flip_at_the_board_edge_and_no_wrap_around_the_rows():
     refused(game, "xa3", "a3 has no empty orthogonal neighbour")
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_turns_exactly_one_enemy_stone():
     """Flip: "flip one enemy stone". With black a3, c3, e3 sandwiching both
     white b3 and white d3 (all with empty neighbours), each flip is legal,
@@ -233,6 +252,7 @@ def test_flip_turns_exactly_one_enemy_stone():
     assert board(game) == "5/5/XOXXX/5/5"
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_needs_an_empty_orthogonal_neighbour():
     # c3 is sandwiched by b3/d3 but c2 and c4 are white: no empty neighbour
     game = pos("5/2O2/1XOX1/2O2/5")
@@ -240,28 +260,33 @@ def test_flip_needs_an_empty_orthogonal_neighbour():
     refused(game, "xc3", "c3 has no empty orthogonal neighbour")
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_diagonal_sandwich_does_not_count():
     game = pos("5/3X1/2O2/1X3/5")
     refused(game, "xc3", "c3 is not sandwiched between two black stones on one row or column")
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_sandwich_stones_must_be_adjacent():
     game = pos("5/5/X1O1X/5/5")
     refused(game, "xc3", "c3 is not sandwiched")
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_of_own_stone_or_empty_point_is_illegal():
     game = pos("5/5/1XOX1/5/O4")
     refused(game, "xb3", "b3 is black's own stone: only an enemy stone can be flipped")
     refused(game, "xe5", "e5 is empty: only an enemy stone can be flipped")
 
 
+@pytest.mark.rules("vimbre-2.5")
 def test_flip_needs_two_friendly_stones_on_the_same_line():
     # c3 white: b3 black but d3 white; c4 white and c2 empty
     game = pos("5/2O2/1XOO1/5/5")
     refused(game, "xc3", "not sandwiched")
 
 
+@pytest.mark.rules("vimbre-2.5", "vimbre-3.1")
 def test_a_flip_can_win():
     # black c1, c2, c4, c5; white c3 sandwiched vertically with b3 empty
     game = pos("2X2/2X2/2O1O/2X2/O1X2")
@@ -281,6 +306,7 @@ FORCED_PASS = "XOXOO/XO2X/XX2O/XOOXO/OOOXX"
 # form the same kind of cycle, but white can flip d2, b3, e4 and c5.
 
 
+@pytest.mark.rules("vimbre-2.6", "vimbre-7.2")
 def test_forced_pass_when_no_other_move_exists():
     game = pos(FORCED_PASS)
     assert game.legal_moves() == ["pass"]
@@ -301,6 +327,7 @@ FORCED_PASS_WHITE = "OXXOX/OO2X/XX2O/XXOXX/XOOOO"
 # d2) are not sandwiched by white. Black can flip c2, e3, b4 and d5.
 
 
+@pytest.mark.rules("vimbre-2.6", "vimbre-7.2")
 def test_forced_pass_for_white_when_no_other_move_exists():
     """Pass: a player who cannot move must pass; this is the white case. With
     no legal placement or flip (see FORCED_PASS_WHITE) white's only move is
@@ -314,6 +341,7 @@ def test_forced_pass_for_white_when_no_other_move_exists():
     assert game.legal_moves() == ["xc2", "xe3", "xb4", "xd5"]
 
 
+@pytest.mark.rules("vimbre-2.6")
 def test_pass_refused_when_the_only_legal_move_is_a_pair():
     """Pass is only legal when no move is, and a two-stone placement counts as
     a move. Black's empties are c2, d2: c2 alone leaves c2/d1 cornerless (c1
@@ -328,6 +356,7 @@ def test_pass_refused_when_the_only_legal_move_is_a_pair():
     assert game.position() == "vimbre 5 OXXOO/OOXXX/XOXOO/XOXXX/OOOXX - first=no"
 
 
+@pytest.mark.rules("vimbre-2.6")
 def test_pass_refused_when_a_move_exists():
     game = pos(FORCED_PASS, "white")
     refused(game, "pass", "pass is only legal when no other move is (4 legal moves, e.g. xd2)")
@@ -336,6 +365,7 @@ def test_pass_refused_when_a_move_exists():
 
 # ---------------------------------------------------------------- winning
 
+@pytest.mark.rules("vimbre-3.1", "vimbre-5.4")
 def test_black_wins_by_joining_row_1_to_the_top_row():
     game = pos("O4/2X2/2X2/2X2/2X2")
     game.play("c5")
@@ -346,6 +376,7 @@ def test_black_wins_by_joining_row_1_to_the_top_row():
     assert game.legal_moves() == [] and game.legal_actions() == []
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_white_wins_by_joining_column_a_to_the_last_column():
     game = pos("X4/5/OOOO1/5/5", "white")
     game.play("e3")
@@ -353,6 +384,7 @@ def test_white_wins_by_joining_column_a_to_the_last_column():
     assert board(game) == "X4/5/OOOOO/5/5"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_win_by_a_two_stone_move():
     game = pos("X4/5/OOO2/5/5", "white")
     game.play("d3,e3")
@@ -360,6 +392,7 @@ def test_win_by_a_two_stone_move():
     assert game.returns() == [-1.0, 1.0]
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_chains_along_an_edge_through_corner_points_win():
     """Winning: black joins row 1 to row 5, white column a to column e, and a
     corner point lies on an edge of each color. Black's a1-a5 runs along
@@ -375,6 +408,7 @@ def test_chains_along_an_edge_through_corner_points_win():
     assert game.position() == "vimbre 5 X4/5/5/5/OOOOO - first=no"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_a_pair_wins_when_only_one_of_its_stones_completes_the_chain():
     """Winning is judged after the whole move: in b1,e3 the 2nd stone (in
     point order) completes a3-e3 while b1 is far away; in e3,b4 the 1st one
@@ -388,6 +422,7 @@ def test_a_pair_wins_when_only_one_of_its_stones_completes_the_chain():
     assert game.winner == "white" and board(game) == "X4/1O3/OOOOO/5/5"
 
 
+@pytest.mark.rules("vimbre-3.1", "vimbre-2.5")
 def test_white_wins_by_a_flip():
     """A flip can win for white too: black c3 sits between white b3 and d3
     with c2, c4 empty, so xc3 is legal and makes a3-e3 white, joining column
@@ -399,6 +434,7 @@ def test_white_wins_by_a_flip():
     assert game.position() == "vimbre 5 X4/5/OOOOO/5/X4 - first=no"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_win_needs_one_chain_not_two_groups_touching_one_edge_each():
     # white a3 group touches column a, the new e3 touches column e: no chain
     game = pos("X4/5/OO3/5/5", "white")
@@ -409,6 +445,7 @@ def test_win_needs_one_chain_not_two_groups_touching_one_edge_each():
     assert game.winner == "white"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_enemy_stones_do_not_link_a_chain():
     # black c1, c2, c4 (and e1) and white c3 (b3, d3 white too, so no flip helps)
     game = pos("5/2X2/1OOO1/2X2/2X1X")
@@ -416,6 +453,7 @@ def test_enemy_stones_do_not_link_a_chain():
     assert not game.is_over and game.to_move == "white"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_a_chain_between_the_other_colors_edges_does_not_win():
     # black joins column a to column e: those are white's edges
     game = pos("O4/5/XXXX1/5/5")
@@ -423,6 +461,7 @@ def test_a_chain_between_the_other_colors_edges_does_not_win():
     assert not game.is_over and game.to_move == "white"
 
 
+@pytest.mark.rules("vimbre-3.1", "vimbre-2.2")
 def test_chain_may_turn_corners_but_a_diagonal_link_cannot_exist():
     # c2/d3 linked only diagonally (corners c3 empty, d2 white) breaks the
     # diagonal rule, so such a position never arises...
@@ -435,6 +474,7 @@ def test_chain_may_turn_corners_but_a_diagonal_link_cannot_exist():
     assert board(game) == "3X1/3X1/2XX1/2XO1/2X2"
 
 
+@pytest.mark.rules("vimbre-3.1")
 def test_moves_after_the_end_raise_game_over_and_change_nothing():
     game = pos("O4/2X2/2X2/2X2/2X2")
     game.play("c5")
@@ -447,6 +487,7 @@ def test_moves_after_the_end_raise_game_over_and_change_nothing():
 
 # ---------------------------------------------------------------- notation
 
+@pytest.mark.rules("vimbre-1.1", "vimbre-5.3", "common-3", "common-5")
 def test_pair_notation_requires_increasing_point_order():
     game = pos("O4/5/5/5/5")
     reason = refused(game, "e5,c3", "increasing point order")
@@ -458,6 +499,7 @@ def test_pair_notation_requires_increasing_point_order():
     assert game.history == ["c3,e5"]
 
 
+@pytest.mark.rules("vimbre-2.1", "vimbre-5.3")
 def test_pair_points_must_be_distinct_and_empty():
     game = pos("O4/5/2X2/5/5")
     refused(game, "c3,c3", "two different points")
@@ -466,6 +508,7 @@ def test_pair_points_must_be_distinct_and_empty():
     refused(game, "c3", "c3 is occupied")
 
 
+@pytest.mark.rules("vimbre-1.1", "vimbre-4.1", "vimbre-7.4")
 def test_malformed_moves_are_refused_with_a_specific_reason():
     game = pos("O4/5/2X2/5/5")
     refused(game, "a1,b1,c1", "at most two stones")
@@ -475,6 +518,7 @@ def test_malformed_moves_are_refused_with_a_specific_reason():
         refused(game, junk, "malformed")
 
 
+@pytest.mark.rules("vimbre-5.1")
 def test_action_numbers_follow_the_fixed_encoding():
     game = boardlab.new_game("vimbre", 5)  # n = 25, 300 pairs
     expect = {"a1": 0, "e5": 24, "a1,b1": 25, "a1,e5": 48, "b1,c1": 49,
@@ -485,6 +529,7 @@ def test_action_numbers_follow_the_fixed_encoding():
     assert game.num_distinct_actions == 351
 
 
+@pytest.mark.rules("vimbre-5.2")
 def test_legal_actions_are_singles_then_pairs_then_flips():
     game = pos("5/5/1XOX1/5/O4")
     actions = game.legal_actions()
@@ -497,6 +542,7 @@ def test_legal_actions_are_singles_then_pairs_then_flips():
 
 # ---------------------------------------------------------------- position text
 
+@pytest.mark.rules("vimbre-6.1")
 def test_position_round_trip_and_first_field():
     text = "vimbre 5 5/5/2X2/5/5 white first=no"
     assert boardlab.from_position(text).position() == text
@@ -506,6 +552,7 @@ def test_position_round_trip_and_first_field():
     assert boardlab.from_position("vimbre 5 5/5/2X2/5/5 white").position().endswith("first=no")
 
 
+@pytest.mark.rules("vimbre-6.2", "vimbre-7.1")
 @pytest.mark.parametrize("text,message", [
     ("vimbre 5 5/5/2X2/5/5 white first=yes", "first=yes (black's first turn) needs an empty board"),
     ("vimbre 5 5/5/5/5/5 black first=no", "first must be yes"),
@@ -524,6 +571,7 @@ def test_bad_positions_are_refused(text, message):
         boardlab.from_position(text)
 
 
+@pytest.mark.rules("vimbre-6.1")
 def test_finished_position_names_the_chain_owner():
     game = boardlab.from_position("vimbre 5 X4/5/OOOOO/5/5 - first=no")
     assert game.is_over and game.winner == "white"
@@ -573,6 +621,7 @@ def _reference_moves(game) -> list[str]:
     return moves or ["pass"]
 
 
+@pytest.mark.rules("vimbre-2.2", "vimbre-2.3", "vimbre-2.5", "vimbre-2.6")
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 5, 6]))
 def test_property_legal_moves_match_a_brute_force_reading_of_the_rules(seed, size):

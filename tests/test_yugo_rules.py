@@ -1,4 +1,5 @@
-"""Yugo, clause by clause, on hand-built positions (seeds/yugo.txt, RULES.md, src/boardlab/rules/yugo.md).
+"""Yugo, clause by clause, on hand-built positions: each test names the clauses
+of docs/rules.md (Yugo) and docs/games/yugo.md it checks.
 
 Board text: rows from the top (rank = size) down; x / o black / white pawn,
 X / O black / white king; digits count empty points. Every expected position,
@@ -51,6 +52,7 @@ def kings(game: boardlab.Game) -> list[str]:
 # ------------------------------------------------------------------ notation
 
 
+@pytest.mark.rules("yugo-5.1", "yugo-1.1")
 def test_integer_actions_follow_the_fixed_encoding():
     game = boardlab.new_game("yugo", 5)
     n = 25
@@ -64,6 +66,7 @@ def test_integer_actions_follow_the_fixed_encoding():
         assert game.string_to_action(text) == action
 
 
+@pytest.mark.rules("yugo-5.3", "yugo-6.1", "yugo-4.1", "yugo-2.6")
 def test_start_position_text_and_moves():
     game = boardlab.new_game("yugo", 5, komi=2)
     assert game.position() == ("yugo 5 5/5/5/5/5 black komi=2 button=- passes=0 phase=play "
@@ -72,6 +75,7 @@ def test_start_position_text_and_moves():
     assert game.legal_actions() == list(range(25)) + [50]
 
 
+@pytest.mark.rules("yugo-1.1", "yugo-5.2")
 def test_k_column_pawn_and_king_on_11x11():
     game = boardlab.new_game("yugo", 11)
     n = 121
@@ -83,6 +87,7 @@ def test_k_column_pawn_and_king_on_11x11():
     refused(game, "kk4", "k4 is occupied")
 
 
+@pytest.mark.rules("yugo-5.2", "common-2")
 def test_k4_is_not_a_point_and_kk4_not_a_move_on_9x9():
     game = boardlab.new_game("yugo", 9)
     for text in ("k4", "kk4", "K4"):
@@ -93,6 +98,7 @@ def test_k4_is_not_a_point_and_kk4_not_a_move_on_9x9():
     assert game.string_to_action("ki9") == 81 + 80      # columns a..i
 
 
+@pytest.mark.rules("yugo-1.1")
 @pytest.mark.parametrize("junk", ["", "z1", "a0", "a6", "c", "kc", "kkc3", "mark", "markc3",
                                   "mark  c3", "mark k4", "c3 x", "xc3", "pass pass", "swap",
                                   "accept!", "k"])
@@ -104,6 +110,7 @@ def test_malformed_strings_are_refused_untouched(junk):
     assert (game.position(), game.history) == before
 
 
+@pytest.mark.rules("common-5")
 def test_case_and_blanks_are_ignored():
     game = boardlab.new_game("yugo", 5)
     game.play("  C3 ")
@@ -114,12 +121,14 @@ def test_case_and_blanks_are_ignored():
 # ------------------------------------------------------------------ pawns
 
 
+@pytest.mark.rules("yugo-2.2")
 def test_pawn_on_an_occupied_point_is_illegal():
     game = pos("5/5/2x2/5/5", "white")
     refused(game, "c3", "c3 is occupied")
     refused(game, "kc3", "c3 is occupied")
 
 
+@pytest.mark.rules("yugo-2.1", "yugo-2.2")
 def test_pawn_suicide_is_illegal():
     # a1 is empty, its neighbours a2 and b1 are white: a black pawn there would
     # form a new group without a liberty.
@@ -129,6 +138,7 @@ def test_pawn_suicide_is_illegal():
     refused(game, "ka1", "a king must surround a white group")
 
 
+@pytest.mark.rules("yugo-2.2")
 def test_pawn_taking_the_last_liberty_of_an_enemy_group_is_illegal():
     # white a1 has a2 as its last liberty (b1 is black)
     game = pos("5/5/5/5/ox3")
@@ -136,6 +146,7 @@ def test_pawn_taking_the_last_liberty_of_an_enemy_group_is_illegal():
     refused(game, "a2", "a2 is the last liberty of the white group at a1")
 
 
+@pytest.mark.rules("yugo-2.2")
 def test_pawn_taking_the_last_liberty_of_an_own_group_is_illegal():
     # black a1-b1 has b2 as last liberty; b2's other neighbours a2, c2, b3 are white
     game = pos("5/5/1o3/o1o2/xxo2")
@@ -143,6 +154,7 @@ def test_pawn_taking_the_last_liberty_of_an_own_group_is_illegal():
     refused(game, "b2", "b2: a pawn there would leave its own group without a liberty")
 
 
+@pytest.mark.rules("yugo-2.1", "yugo-2.2")
 def test_pawn_merging_into_a_group_that_keeps_a_liberty_is_legal():
     # black a1-b1 has only b2 left; b2 joins it and the group gets b3 and c2
     game = pos("5/5/5/o4/xxo2")
@@ -155,6 +167,7 @@ def test_pawn_merging_into_a_group_that_keeps_a_liberty_is_legal():
     assert board(game) == "5/5/5/x4/xx3"
 
 
+@pytest.mark.rules("yugo-2.2", "yugo-2.3")
 def test_pawn_on_the_last_liberty_of_an_enemy_group_is_a_king_point_instead():
     # white a1-a2 has a3 as its only liberty: a3 is illegal for a black pawn, legal
     # for a black king; b3 (next to the black group b1-b2) is an ordinary pawn.
@@ -163,6 +176,7 @@ def test_pawn_on_the_last_liberty_of_an_enemy_group_is_a_king_point_instead():
     assert "b3" in game.legal_moves() and "ka3" in game.legal_moves()
 
 
+@pytest.mark.rules("yugo-2.2")
 def test_pawn_without_an_empty_neighbour_may_fill_the_last_liberty_of_an_own_group_in_atari():
     """Pawn clause (c): the surrounded-group count must stay unchanged. Black a2 has a1 as its
     last liberty and a1 has no empty neighbour, but the pawn joins a2 and b1 into one group
@@ -176,6 +190,7 @@ def test_pawn_without_an_empty_neighbour_may_fill_the_last_liberty_of_an_own_gro
 # ------------------------------------------------------------------ kings
 
 
+@pytest.mark.rules("yugo-2.3")
 def test_king_is_legal_only_where_it_surrounds_an_enemy_group():
     game = pos("5/5/5/5/ox3")                # white a1's last liberty is a2
     assert kings(game) == ["ka2"]
@@ -185,6 +200,7 @@ def test_king_is_legal_only_where_it_surrounds_an_enemy_group():
     assert kings(game) == []
 
 
+@pytest.mark.rules("yugo-2.4")
 def test_king_capture_removes_enemy_pawns_but_not_enemy_kings():
     # white group: king a1 + pawn b1, last liberty b2 (a2, c1 black)
     game = pos("5/5/5/x4/Oox2")
@@ -199,6 +215,7 @@ def test_king_capture_removes_enemy_pawns_but_not_enemy_kings():
     assert kings(game) == ["kb1"]
 
 
+@pytest.mark.rules("yugo-2.4")
 def test_enemy_removal_comes_first_and_frees_the_kings_own_group():
     # white a2-b2 and black b1 both have a1 as their last liberty (c2 is black);
     # right after ka1 the black group a1-b1 has no liberty, but the white pawns go
@@ -209,6 +226,7 @@ def test_enemy_removal_comes_first_and_frees_the_kings_own_group():
     assert board(game) == "5/5/xx3/2x2/Xxo2"
 
 
+@pytest.mark.rules("yugo-2.4", "yugo-7.8")
 def test_kings_own_surrounded_group_loses_its_pawns():
     # ka1 surrounds the white king group a2 (nothing to remove); black a1-b1-b2
     # is then still surrounded, so its pawns b1 and b2 go; the kings stay.
@@ -222,6 +240,7 @@ def test_kings_own_surrounded_group_loses_its_pawns():
     assert "kb1" in moves and "b1" not in moves and "b2" in moves
 
 
+@pytest.mark.rules("yugo-2.4", "yugo-7.6")
 def test_surrounded_king_only_groups_stay():
     # white king a1 is surrounded by black a2, b1; play goes on around it
     game = pos("5/5/5/x4/Ox3", button="black")
@@ -233,6 +252,7 @@ def test_surrounded_king_only_groups_stay():
         pos("5/5/5/x4/ox3")
 
 
+@pytest.mark.rules("yugo-2.4")
 def test_king_on_the_last_liberty_of_two_enemy_groups_removes_both():
     # white a2 (pawn) and white b1 (pawn) both have a1 as last liberty
     game = pos("5/5/x4/ox3/1ox2")
@@ -242,6 +262,7 @@ def test_king_on_the_last_liberty_of_two_enemy_groups_removes_both():
     assert board(game) == "5/5/x4/1x3/X1x2"
 
 
+@pytest.mark.rules("yugo-2.4", "yugo-7.8")
 def test_own_pawn_removal_splitting_the_kings_group_leaves_king_groups_sharing_a_liberty():
     """King clause (d): kc1 surrounds white king d1 (no pawn to remove); then the black group
     a1-b1-c1 is surrounded, so its pawn b1 goes and kings a1 and c1 stay as two king-only groups
@@ -258,6 +279,7 @@ def test_own_pawn_removal_splitting_the_kings_group_leaves_king_groups_sharing_a
     assert board(game) == "5/5/5/ooox1/XOXOx" and game.to_move == "black"
 
 
+@pytest.mark.rules("yugo-2.4")
 def test_king_capture_giving_liberties_to_another_own_group_changes_the_reply_moves():
     """King clause (d): ka4 surrounds white a3 and removes it. That frees a3 for the separate
     black group a2, whose last liberty was a1: with white to move before, ka1 was white's only
@@ -277,6 +299,7 @@ def test_king_capture_giving_liberties_to_another_own_group_changes_the_reply_mo
 # ------------------------------------------------------------------ button and pass
 
 
+@pytest.mark.rules("yugo-2.5")
 def test_button_can_be_taken_once_only():
     game = boardlab.new_game("yugo", 5)
     assert "button" in game.legal_moves() and "pass" not in game.legal_moves()
@@ -286,6 +309,7 @@ def test_button_can_be_taken_once_only():
     refused(game, "button", r"the button has already been taken \(by black\)")
 
 
+@pytest.mark.rules("yugo-2.6")
 def test_pass_is_illegal_before_the_button():
     game = boardlab.new_game("yugo", 5)
     refused(game, "pass", "pass is only legal once the button has been taken")
@@ -296,6 +320,7 @@ def test_pass_is_illegal_before_the_button():
     assert fields(game)["passes"] == "1"
 
 
+@pytest.mark.rules("yugo-3.1")
 def test_a_placement_between_passes_resets_the_count():
     game = pos("5/5/2x2/5/5", "white", button="black")
     game.play("pass")
@@ -305,6 +330,7 @@ def test_a_placement_between_passes_resets_the_count():
     assert fields(game)["phase"] == "play" and fields(game)["passes"] == "1"
 
 
+@pytest.mark.rules("yugo-3.1", "yugo-7.1")
 def test_pass_pass_enters_marking_for_the_color_due_to_move():
     game = boardlab.new_game("yugo", 5)
     for move in ("c3", "button", "pass", "pass"):
@@ -320,6 +346,7 @@ def test_pass_pass_enters_marking_for_the_color_due_to_move():
     assert game.legal_moves() == ["done"]
 
 
+@pytest.mark.rules("yugo-2.6", "yugo-3.1", "yugo-3.2", "yugo-7.2")
 def test_white_takes_the_button_then_black_passes_first():
     """Button/pass clauses: pass needs the button taken by either color. After white's button,
     black's pass makes one pass; white's pass makes the double pass, so black (due to move)
@@ -352,6 +379,7 @@ def marking(to_move: str = "white") -> boardlab.Game:
     return pos("4o/2X2/2x2/5/o4", to_move, button="black", phase="mark")
 
 
+@pytest.mark.rules("yugo-3.1", "yugo-5.3")
 def test_mark_done_accept_removes_marked_groups_and_ends():
     game = marking()
     assert game.legal_moves() == ["mark a1", "mark c3", "mark e5", "done"]
@@ -373,6 +401,7 @@ def test_mark_done_accept_removes_marked_groups_and_ends():
     assert game.legal_moves() == [] and game.legal_actions() == []
 
 
+@pytest.mark.rules("yugo-3.1")
 def test_done_with_no_marks_proposes_nothing():
     game = marking()
     game.play("done")
@@ -381,6 +410,7 @@ def test_done_with_no_marks_proposes_nothing():
     assert board(game) == "4o/2X2/2x2/5/o4" and game.is_over
 
 
+@pytest.mark.rules("yugo-3.1", "yugo-7.3", "common-3")
 def test_mark_order_is_enforced_and_only_groups_can_be_marked():
     game = marking()
     refused(game, "mark b2", "mark b2: b2 is empty")
@@ -393,6 +423,7 @@ def test_mark_order_is_enforced_and_only_groups_can_be_marked():
     assert game.legal_moves() == ["done"]
 
 
+@pytest.mark.rules("yugo-3.1", "yugo-7.1")
 def test_reject_resumes_with_the_proposer_and_the_next_double_pass_ends_at_once():
     game = marking()
     game.play("mark c3")
@@ -411,6 +442,7 @@ def test_reject_resumes_with_the_proposer_and_the_next_double_pass_ends_at_once(
     assert game.winner == "black"
 
 
+@pytest.mark.rules("yugo-3.1")
 def test_after_a_reject_play_continues_normally():
     game = marking()
     game.play("done")
@@ -422,6 +454,7 @@ def test_after_a_reject_play_continues_normally():
     assert game.is_over and board(game) == "4o/2X2/2x2/1o3/o4"
 
 
+@pytest.mark.rules("yugo-3.1")
 def test_wrong_phase_moves_are_refused_with_reasons():
     game = pos("5/5/2x2/5/5", "white", button="black")
     for move in ("mark c3", "done"):
@@ -436,6 +469,7 @@ def test_wrong_phase_moves_are_refused_with_reasons():
         refused(game, move, "wrong phase: black must accept or reject white's proposal")
 
 
+@pytest.mark.rules("yugo-3.1")
 def test_moves_after_the_end_raise_game_over():
     game = marking()
     game.play("done")
@@ -446,6 +480,7 @@ def test_moves_after_the_end_raise_game_over():
         game.apply_action(0)
 
 
+@pytest.mark.rules("yugo-7.3")
 def test_marking_an_own_group_and_a_surrounded_king_only_group_then_accept():
     """Ruling 3: any group of either color may be marked, surrounded king-only groups included.
     Black marks the surrounded white king a1, its own pawn a2 and white e2; accept removes all
@@ -469,6 +504,7 @@ def test_marking_an_own_group_and_a_surrounded_king_only_group_then_accept():
 SCORING_BOARD = "1x1o1/xx1oo/5/x3o/Ox1oX"
 
 
+@pytest.mark.rules("yugo-3.2", "yugo-5.4")
 def test_scoring_counts_territory_pieces_with_liberties_and_surrounded_enemy_kings():
     # a5: black territory (1). e5: white territory (1). The 11 points c5 c4 a3-e3
     # b2 c2 d2 c1 form one region touching both colors: nobody's.
@@ -483,17 +519,20 @@ def test_scoring_counts_territory_pieces_with_liberties_and_surrounded_enemy_kin
     assert game.winner == "black"
 
 
+@pytest.mark.rules("yugo-3.2", "yugo-7.4")
 def test_komi_is_added_for_white_only_and_may_be_negative():
     game = pos(SCORING_BOARD, "-", button="black", rejected="yes", komi=-2)
     assert game.outcome.scores == {"black": 7.5, "white": 5.0}
 
 
+@pytest.mark.rules("yugo-3.2")
 def test_a_territory_touching_one_color_only_counts_all_its_points():
     # white wall on column b: a1-a5 is white territory (5); c1-e5 too (15)
     game = pos("1o3/1o3/1o3/1o3/1o3", "-", button="white", rejected="yes")
     assert game.outcome.scores == {"black": 0.0, "white": 5 + 15 + 5 + 0.5}
 
 
+@pytest.mark.rules("yugo-7.7")
 def test_str_shows_the_board_and_the_running_score():
     game = pos("5/5/2x2/5/5", "white", button="black", komi=1)
     text = str(game)
@@ -501,6 +540,7 @@ def test_str_shows_the_board_and_the_running_score():
     assert "white to move  (black 25.5, white 1)" in text
 
 
+@pytest.mark.rules("yugo-3.2", "yugo-4.1")
 def test_a_territory_touching_neither_color_is_nobodys():
     """Score clause: a territory is owned only if it touches at least one of your pieces. On the
     empty board the 25-point region touches nobody, so black has only the button (0.5) and
@@ -516,6 +556,7 @@ def test_a_territory_touching_neither_color_is_nobodys():
 # ------------------------------------------------------------------ position text
 
 
+@pytest.mark.rules("yugo-6.1", "yugo-7.2")
 def test_position_round_trip_through_every_phase():
     game = boardlab.new_game("yugo", 5, komi=1)
     for move in ("c3", "button", "b2", "pass", "pass", "mark b2",
@@ -528,12 +569,14 @@ def test_position_round_trip_through_every_phase():
     assert boardlab.from_position(game.position()).outcome == game.outcome
 
 
+@pytest.mark.rules("yugo-6.1", "yugo-7.6")
 def test_missing_fields_read_as_the_start_values():
     game = boardlab.from_position("yugo 5 5/5/2x2/5/5 white")
     assert game.position() == ("yugo 5 5/5/2x2/5/5 white komi=0 button=- passes=0 phase=play "
                                "marks=- rejected=no")
 
 
+@pytest.mark.rules("yugo-6.1", "yugo-7.2", "yugo-7.5", "yugo-7.6", "common-4")
 @pytest.mark.parametrize("text,reason", [
     ("yugo 5 5/5/2y2/5/5 white", "unknown piece 'y' at c3"),
     ("yugo 5 5/5/5/x4/ox3 black", "white group at a1 has no liberty but holds pawns"),
@@ -574,6 +617,7 @@ def test_undo_restores_a_king_capture_exactly():
     assert game.position() == after
 
 
+@pytest.mark.rules("yugo-7.9")
 def test_max_game_length_is_a_proven_bound():
     # n + n(n+1)/2 placements at most; length <= 2 (P + 1) + 3 + n + 2
     assert Yugo.max_game_length_for(4) == 2 * (16 + 136 + 1) + 3 + 16 + 2
@@ -629,6 +673,7 @@ def _naive_after_placement(cells, size, p, me, king):
     return cells
 
 
+@pytest.mark.rules("yugo-2.1", "yugo-2.2", "yugo-2.3", "yugo-2.4")
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(4, 6), seed=st.integers(0, 10**6))
 def test_property_placements_match_the_definitions(size, seed):
@@ -662,6 +707,7 @@ def test_property_placements_match_the_definitions(size, seed):
             game.apply_action(action)
 
 
+@pytest.mark.rules("yugo-3.2")
 @settings(max_examples=25, deadline=None)
 @given(size=st.integers(4, 6), seed=st.integers(0, 10**6), komi=st.integers(-5, 5))
 def test_property_final_scores_match_a_scratch_count(size, seed, komi):
@@ -697,6 +743,7 @@ def test_property_final_scores_match_a_scratch_count(size, seed, komi):
     assert game.winner == ("black" if score[0] > score[1] else "white")
 
 
+@pytest.mark.rules("yugo-6.1")
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_property_undo_and_position_round_trip_after_every_ply(seed):

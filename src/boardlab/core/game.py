@@ -301,7 +301,7 @@ class Game:
         return [s(a) for a in self.legal_actions()]
 
     def play(self, move: str) -> None:
-        """Play a move in the notation of RULES.md (case and surrounding blanks ignored)."""
+        """Play a move in the notation of docs/rules.md (case and surrounding blanks ignored)."""
         if self.is_over:
             raise GameOverError(move, f"the game is over ({self._over_text()})")
         action = self.string_to_action(move)

@@ -16,7 +16,7 @@ State layout (one flat ``int64`` row; ``n2 = size * size``)::
     then               the recorded hashes, in order (capacity words)
     then               the placements, in order (capacity words)
 
-Repetition, exactly as the Python engine rules it (RULES.md): a position is
+Repetition, exactly as the Python engine rules it (docs/rules.md, robble-4.1): a position is
 recorded at the start and after every placement that does not fill the board
 (a swap records nothing), and its third recording is a draw. Each recording
 tests one bit of the filter and scans the hashes only when the bit is set;
