@@ -1,21 +1,25 @@
-"""The compiled MCTS (boardlab.fast.search, engine name ``mcts``), for every game.
+"""The one search (boardlab.fast.search, engine name ``mcts``), for every game.
 
-Correctness, not choices: every move legal, a move that wins at once is
-found (the solver proves it), the tree's visit counts add up, the same seed
-and simulation budget replay, and a kept tree moves its root to the position
-reached (and refuses one it does not contain).
+Correctness, not choices: every move legal, the tree's visit counts add up
+in every evaluator mode, a move that wins at once is proven, the same seed
+and simulation budget replay, a kept tree moves its root to the position
+reached, and an outside (batched) evaluator's priors and values land where
+they should, with every virtual loss taken back.
 """
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import boardlab
 from boardlab import OptionError
 from boardlab.ai import make_agent
-from boardlab.fast.search import Search
+from boardlab.ai.limit import Limit
+from boardlab.fast import advice
+from boardlab.fast.search import Search, Settings
 
 
 def _random_positions(name: str, count: int, seed: int, size: int = 5):
@@ -42,18 +46,49 @@ def _winning_moves(game) -> list[int]:
     return wins
 
 
+def _check_tree(s: Search, game) -> None:
+    """Visits add up at the root and at every expanded node below it, each
+    node's children are legal moves there, values lie in [-1, 1]."""
+    t = s.tree
+    legal = set(game.legal_actions())
+    kids = s.children()
+    assert {c.action for c in kids} <= legal
+    if s.settings.maxkids == 0:
+        assert {c.action for c in kids} == legal
+    if s.proven == -1:  # (an external evaluator's root evaluation has no child)
+        assert sum(c.visits for c in kids) <= s.root_visits <= sum(c.visits for c in kids) + 1
+    for c in kids:
+        assert -1.0 <= c.value <= 1.0
+    for node in range(1, int(t.meta[0])):
+        f, tried = int(t.first[node]), int(t.tried[node])
+        if f >= 0 and tried:
+            below = sum(t.en[f:f + tried])
+            assert below <= t.n[node] <= below + 1
+            for e in range(f, f + tried):
+                assert t.n[t.child[e]] == t.en[e]
+
+
+MODES = {
+    "plain": Settings(),
+    "priors": Settings(priors=True, cpuct=1.0, c=0.3, fpu_red=0.2, maxkids=30),
+    "implicit": Settings(implicit=0.3, score=0.5),
+    "heuristic": Settings(evaluator="heuristic", c=0.5),
+    "cutoff": Settings(cutoff=6),
+    "mast": Settings(evaluator="mast", mast_eps=0.2),
+    "policy": Settings(evaluator="policy"),
+    "solver": Settings(solver=True),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("name", boardlab.GAMES)
-def test_moves_are_legal_and_visits_add_up(name: str) -> None:
-    for game in _random_positions(name, 12, seed=1):
-        s = Search(game, seed=2)
-        s.run(300)
-        kids = s.children()
-        assert {c.action for c in kids} == set(game.legal_actions())
-        if s.proven == -1:  # (a proven root stops early; its counts are still consistent)
-            assert s.root_visits == sum(c.visits for c in kids) == s.simulations
+def test_every_mode_keeps_the_tree_consistent(name: str, mode: str) -> None:
+    for game in _random_positions(name, 3, seed=1):
+        s = Search(game, MODES[mode], seed=2)
+        done = s.run(300)
+        assert done == 300 or s.proven != -1
+        _check_tree(s, game)
         assert s.best_action() in game.legal_actions()
-        for c in kids:
-            assert -1.0 <= c.value <= 1.0
         pv = s.principal_variation(s.best_action())
         replay = game.copy()
         for a in pv:  # a principal variation is a legal line
@@ -72,7 +107,7 @@ def test_a_move_that_wins_at_once_is_proven_and_played(name: str) -> None:
         while not game.is_over:
             wins = _winning_moves(game)
             if wins:
-                s = Search(game, seed=found)
+                s = Search(game, Settings(solver=True), seed=found)
                 s.run(4 * len(game.legal_actions()) + 50)
                 assert s.proven == game.current_player, game.position()
                 assert s.best_action() in wins, game.position()
@@ -84,7 +119,7 @@ def test_a_move_that_wins_at_once_is_proven_and_played(name: str) -> None:
     assert found >= 3, f"too few immediate wins met in {name}: {found}"
 
 
-@pytest.mark.parametrize("name", ["robble", "yugo"])
+@pytest.mark.parametrize("name", ["robble", "yugo", "vimbre"])
 def test_same_seed_and_budget_replay(name: str) -> None:
     lines = []
     for _ in range(2):
@@ -102,11 +137,10 @@ def test_the_kept_tree_follows_the_game_and_refuses_another() -> None:
     s.run(2000)
     a = s.best_action()
     reply = max(s.children(s.child_node(s.root, a)), key=lambda c: c.visits)
-    kept = next(c.visits for c in s.children(s.child_node(s.root, a)) if c.action == reply.action)
     game.apply_action(a)
     game.apply_action(reply.action)
     assert s.advance(game)
-    assert s.root_visits == kept and s.game.history == game.history
+    assert s.root_visits == reply.visits and s.game.history == game.history
     s.run(100)
     assert s.best_action() in game.legal_actions()
     other = boardlab.new_game("robble", 5)
@@ -125,7 +159,7 @@ def test_an_agent_reuses_its_tree_between_moves() -> None:
     game.play(agent.choose(game))
     # either the opponent's move was in the tree (kept) or it was not (a new tree)
     assert agent._tree is tree or agent._tree.root == 0
-    assert agent.info.iterations == 3000
+    assert agent.info.simulations == 3000
 
 
 def test_a_finished_game_and_bad_settings_are_refused() -> None:
@@ -134,9 +168,12 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
         game.apply_action(game.legal_actions()[0])
     with pytest.raises(OptionError, match="over"):
         Search(game)
-    for spec in ("mcts:10,c=-1", "mcts:10,fpu=3", "mcts:10,reuse=maybe", "mcts:10,rave=yes", "mcts:10,rave=-1",
-                 "mcts:10,threads=0", "mcts:10,threads=two"):
-        with pytest.raises(OptionError):
+    for spec, says in (("mcts:10,c=-1", "c "), ("mcts:10,fpu=3", "fpu"),
+                       ("mcts:10,reuse=maybe", "yes or no"), ("mcts:10,evaluator=nn", "evaluator"),
+                       ("mcts:10,rave=1", "unknown engine option 'rave'"),
+                       ("mcts:10,threads=0", "threads"), ("mcts:10,threads=two", "two"),
+                       ("mcts:10,maxkids=-1", "maxkids")):
+        with pytest.raises(OptionError, match=says):
             make_agent(spec)
 
 
@@ -146,8 +183,8 @@ def test_root_parallel_trees_read_as_one(name: str) -> None:
     legal move once with visit-weighted values, and the move is legal; a
     simulation budget is shared out (each tree gets its part)."""
     from boardlab.fast.search import RootParallel
-    for game in _random_positions(name, 4, seed=3):
-        agent = make_agent("mcts:600,threads=3", seed=1)
+    for game in _random_positions(name, 3, seed=3):
+        agent = make_agent("mcts:600,threads=3,knowledge=no", seed=1)
         action = agent.choose(game)
         assert action in game.legal_moves()
         s = agent.search(game)   # the trees, kept, searched once more
@@ -164,84 +201,105 @@ def test_root_parallel_trees_read_as_one(name: str) -> None:
         assert s.best_action() in game.legal_actions()
 
 
-def test_root_parallel_finds_a_win_at_once() -> None:
-    rng = random.Random(5)
-    for _ in range(40):
-        game = boardlab.new_game("robble", 4)
-        while not game.is_over:
-            wins = _winning_moves(game)
-            if wins:
-                budget = 4 * len(game.legal_actions()) + 50
-                agent = make_agent(f"mcts:{budget},threads=2,solver=yes", seed=1)
-                assert agent.choose_action(game) in wins, game.position()
-                return
-            game.apply_action(rng.choice(game.legal_actions()))
-    pytest.fail("no immediate win met")
+# ---------------------------------------------------------------- priors and advice
+def test_vimbre_priors_order_the_children_and_maxkids_keeps_the_best() -> None:
+    game = _random_positions("vimbre", 1, seed=2, size=9)[0]
+    s = Search(game, Settings(priors=True, maxkids=25, cpuct=1.0, fpu_red=0.2), seed=1)
+    s.run(1)
+    t = s.tree
+    f, k = int(t.first[0]), int(t.kids[0])
+    assert k == 25 and int(t.nlegal[0]) == len(game.legal_actions()) > 25
+    priors = t.prior[f:f + k]
+    assert np.all(np.diff(priors) <= 1e-6) and abs(float(priors.sum()) - 1) < 1e-5
+    # the kept moves are the best-scored legal moves
+    from boardlab.fast.search import kernel_state
+    state, req = kernel_state(game)
+    legal = np.array(game.legal_actions(), dtype=np.int64)
+    scores = np.zeros(len(legal))
+    advice.plugin_module("vimbre").PRIOR(state, legal, len(legal), scores)
+    kept = {int(a) for a in t.action[f:f + k]}
+    worst_kept = min(scores[i] for i, a in enumerate(legal) if int(a) in kept)
+    best_dropped = max(scores[i] for i, a in enumerate(legal) if int(a) not in kept)
+    assert worst_kept >= best_dropped
 
 
-def _played_by(game, actions) -> list[tuple[int, int]]:
-    """(action, mover) for ``actions`` played from ``game`` on a copy."""
-    g = game.copy()
-    out = []
-    for a in actions:
-        out.append((a, g.current_player))
-        g.apply_action(a)
-    return out
+def test_unvisited_children_are_taken_in_prior_order() -> None:
+    game = _random_positions("vimbre", 1, seed=4, size=7)[0]
+    s = Search(game, Settings(priors=True, cpuct=2.0, c=0.0, fpu_red=0.0, maxkids=40), seed=3)
+    s.run(200)
+    t = s.tree
+    f, tried = int(t.first[0]), int(t.tried[0])
+    # the visited children are a prefix of the prior order
+    assert all(t.child[f + j] >= 0 for j in range(tried))
+    assert all(t.child[f + j] < 0 for j in range(tried, int(t.kids[0])))
 
 
+def test_each_game_advice_table_points_at_its_plug_in() -> None:
+    for name in boardlab.GAMES:
+        a = advice.advice(name)
+        module = advice.plugin_module(name)
+        assert a.has_prior == hasattr(module, "PRIOR")
+        assert a.has_evaluate == hasattr(module, "EVALUATE")
+        Settings(**a.settings)  # a game's settings are valid settings
+
+
+# ---------------------------------------------------------------- external evaluation
 @pytest.mark.parametrize("name", boardlab.GAMES)
-def test_rave_counts_what_the_first_simulation_played(name: str) -> None:
-    """After one simulation (root expanded, one child visited, a playout from
-    it), a root child has AMAF statistics exactly when the root's mover played
-    its action in that simulation (the tree step or the playout), and they
-    are the simulation's returns."""
-    for game in _random_positions(name, 4, seed=8):
-        s = Search(game, rave=0.01, solver=False, seed=3)
-        assert s.run(1) == 1
-        t = s.tree
-        f, k = int(t.first[0]), int(t.kids[0])
-        visited = [j for j in range(f, f + k) if t.n[j] > 0]
-        assert len(visited) == 1
-        child = visited[0]
-        after = game.copy()
-        after.apply_action(int(t.action[child]))
-        playout = []
-        while not after.is_over:   # the playout's recorded actions, up to the end
-            a = int(t.record[len(playout)])
-            playout.append(a)
-            after.apply_action(a)
-        returns = after.returns()
-        mover = game.current_player
-        moves = _played_by(game, [int(t.action[child]), *playout])
-        played = {a for a, m in moves if m == mover and a != s.swap}
-        for j in range(f, f + k):
-            a = int(t.action[j])
-            expect = 1.0 if a in played else 0.0
-            assert t.amaf_n[j] == expect, (game.position(), a)
-            if expect:
-                assert list(t.amaf_w[j]) == [float(r) for r in returns]
+def test_an_outside_evaluator_drives_the_search(name: str) -> None:
+    """collect() hands out distinct waiting leaves with virtual losses,
+    deliver() expands them with the given priors and backs their values up:
+    afterwards no virtual loss remains (the visits add up) and a child's
+    value is exactly the values delivered below it."""
+    game = _random_positions(name, 1, seed=6)[0]
+    s = Search(game, Settings(evaluator="external", cpuct=1.5, c=0.0, fpu_red=0.3,
+                              solver=False), seed=4)
+    rng = np.random.default_rng(0)
+    num = game.num_distinct_actions
+    delivered = 0
+    for _ in range(30):
+        states, nodes = s.collect(8)
+        assert len(set(nodes.tolist())) == len(nodes) == s.pending
+        if not len(nodes):
+            break
+        values = rng.uniform(-1, 1, len(nodes))
+        priors = rng.dirichlet(np.ones(num), len(nodes))
+        s.deliver(states, nodes, values, priors)
+        delivered += len(nodes)
+        assert s.pending == 0
+    assert delivered >= 30
+    _check_tree(s, game)
+    # the root's edges carry the priors delivered for the root, best first
+    t = s.tree
+    f, k = int(t.first[0]), int(t.kids[0])
+    assert k == len(game.legal_actions())
+    assert np.all(np.diff(t.prior[f:f + k]) <= 1e-6)
+    assert s.best_action() in game.legal_actions()
 
 
-@pytest.mark.parametrize("name", boardlab.GAMES)
-def test_rave_search_is_consistent(name: str) -> None:
-    """With RAVE: legal moves, visits that add up, every root child's AMAF
-    count at least its visits (each simulation through it plays its action
-    first) and at most the root's, and the same seed replays."""
-    for game in _random_positions(name, 6, seed=4):
-        runs = []
-        for _ in range(2):
-            s = Search(game, rave=0.001, solver=False, seed=5)
-            s.run(400)
-            runs.append([(c.action, c.visits) for c in s.children()])
-        assert runs[0] == runs[1]
-        t = s.tree
-        kids = s.children()
-        assert {c.action for c in kids} == set(game.legal_actions())
-        assert s.root_visits == sum(c.visits for c in kids) == s.simulations == 400
-        f, k = int(t.first[0]), int(t.kids[0])
-        for j in range(f, f + k):
-            if t.action[j] != s.swap:
-                assert t.n[j] <= t.amaf_n[j] <= t.n[0]
-        assert s.best_action() in game.legal_actions()
-    agent = make_agent("mcts:300,rave=0.001", seed=2)
-    assert agent.rave == 0.001 and agent.choose_action(game) in game.legal_actions()
+def test_a_forced_root_move_is_the_first_step_of_every_path() -> None:
+    game = boardlab.new_game("robble", 5)
+    s = Search(game, Settings(evaluator="external", cpuct=1.0), seed=1)
+    num = game.num_distinct_actions
+    states, nodes = s.collect(1)
+    s.deliver(states, nodes, np.zeros(1), np.full((1, num), 1 / num))
+    target = game.legal_actions()[-1]
+    for _ in range(5):
+        states, nodes = s.collect(1, force=target)
+        assert len(nodes) == 1
+        s.deliver(states, nodes, np.zeros(1), np.full((1, num), 1 / num))
+    node = s.child_node(s.root, target)
+    assert node is not None and s.tree.n[node] == 5
+
+
+def test_run_refuses_an_external_search_and_collect_a_playout_one() -> None:
+    game = boardlab.new_game("robble", 5)
+    with pytest.raises(OptionError, match="collect"):
+        Search(game, Settings(evaluator="external")).run(10)
+    with pytest.raises(OptionError, match="external"):
+        Search(game).collect(4)
+
+
+def test_a_search_keeps_to_its_simulation_budget() -> None:
+    game = boardlab.new_game("pilo", 6)
+    s = Search(game, seed=1)
+    assert s.run_for(Limit(777)) == 777 == s.simulations

@@ -24,7 +24,6 @@ must stand clear of that noise.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +32,6 @@ from typing import Protocol
 from ..core.game import Game
 from ..errors import GameOverError
 from .limit import Limit
-from .mcts import MCTSAgent, Node
 
 #: The budget of one position when none is given.
 DEFAULT_LIMIT = Limit(seconds=0.5)
@@ -96,49 +94,9 @@ class Analysis:
         }
 
 
-def _probability(node: Node, color: int) -> float:
-    return 0.5 if node.n == 0 else (node.w[color] / node.n + 1.0) / 2.0
-
-
-def _pv(game: Game, node: Node, first: int) -> tuple[str, ...]:
-    moves = [game.action_to_string(first)]
-    while len(moves) < _PV_LENGTH and node.children:
-        a, child = max(node.children.items(), key=lambda kv: kv[1].n)
-        if child.n < _PV_MIN_VISITS:
-            break
-        moves.append(game.action_to_string(a))
-        node = child
-    return tuple(moves)
-
-
-def snapshot(game: Game, root: Node, started: float, top: int = 5,
-             done: bool = True) -> Analysis:
-    """The analysis a search tree shows now (the tree may still be growing)."""
-    mover = game.current_player
-    assert mover is not None
-    swap = game.swap_action
-    colors = game.colors
-    rows = []
-    for a, child in list(root.children.items()):
-        if child.n == 0:
-            continue
-        owned = 1 - mover if a == swap else mover
-        wins = {colors[c]: _probability(child, c) for c in (0, 1)}
-        proven = child.result is not None and child.result[owned] > 0
-        rows.append(Candidate(game.action_to_string(a), a, child.n, wins[colors[owned]], wins,
-                              _pv(game, child, a), proven))
-    rows.sort(key=lambda c: (c.proven, c.visits, c.winrate), reverse=True)
-    if rows and rows[0].proven:
-        wins = dict(rows[0].wins)
-    else:
-        wins = {colors[c]: _probability(root, c) for c in (0, 1)}
-    return Analysis(game.position(), colors[mover], root.n, time.perf_counter() - started,
-                    tuple(rows[:top]), wins, done)
-
-
-def compiled_snapshot(game: Game, search, started: float, top: int = 5,
-                      done: bool = True) -> Analysis:
-    """The analysis a compiled search (:class:`boardlab.fast.search.Search`) shows now."""
+def snapshot(game: Game, search, started: float, top: int = 5, done: bool = True) -> Analysis:
+    """The analysis a search (the tree protocol of
+    :class:`boardlab.fast.search.Search`) shows now; it may still be growing."""
     mover = game.current_player
     assert mover is not None
     swap = game.swap_action
@@ -173,15 +131,11 @@ def _pv_strings(game: Game, actions: list[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _compiled_search(game: Game, seed: int | None):
-    """A compiled search of ``game``, or None where the compiled core cannot
-    start from its position (a set-up position some kernels cannot load)."""
-    from ..errors import OptionError
+def _search(game: Game, seed: int | None):
+    """The search analysis runs: the game's knowledge, the MCTS-solver on."""
     from ..fast.search import Search
-    try:
-        return Search(game, seed=0 if seed is None else seed)
-    except OptionError:
-        return None
+    from .search import analysis_settings
+    return Search(game, analysis_settings(game), seed=0 if seed is None else seed)
 
 
 class Stoppable(Protocol):
@@ -202,38 +156,16 @@ def analyse(game: Game, limit: Limit = DEFAULT_LIMIT, *, seed: int | None = 0, t
     if top < 1:
         raise ValueError("top must be at least 1")
     started = time.perf_counter()
-    search = _compiled_search(game, seed)
-    if search is not None:
-        def report() -> None:
-            if on_update is not None:
-                on_update(compiled_snapshot(game, search, started, top, done=False))
+    search = _search(game, seed)
 
-        # the first snapshot after 0.2 s at most, so a viewer sees moves at once
-        search.run_for(limit.simulations, limit.seconds,
-                       should_stop=None if stop is None else stop.is_set,
-                       every=report if on_update is not None else None,
-                       every_s=min(every, 0.2))
-        return compiled_snapshot(game, search, started, top)
-    # A far deadline when only simulations bind, so the clock (and so a stop)
-    # is looked at after every simulation.
-    seconds = limit.seconds if limit.seconds is not None else 1e9
-    agent = MCTSAgent(iterations=limit.simulations, seconds=seconds, seed=seed, reuse=False)
-    real_clock = time.perf_counter
-    if stop is not None:
-        agent.clock = lambda: math.inf if stop.is_set() else real_clock()
-    root = Node(game.current_player, None)  # search() fills in its moves
-    observer = None
-    if on_update is not None:
-        next_at = [started + min(every, 0.2)]
+    def report() -> None:
+        if on_update is not None:
+            on_update(snapshot(game, search, started, top, done=False))
 
-        def observer(_: Game) -> None:
-            now = real_clock()
-            if now >= next_at[0]:
-                next_at[0] = now + every
-                on_update(snapshot(game, root, started, top, done=False))
-
-    agent.search(game, seconds=seconds, observer=observer, root=root)
-    return snapshot(game, root, started, top)
+    # the first snapshot after 0.2 s at most, so a viewer sees moves at once
+    search.run_for(limit, should_stop=None if stop is None else stop.is_set,
+                   every=report if on_update is not None else None, every_s=min(every, 0.2))
+    return snapshot(game, search, started, top)
 
 
 @dataclass(frozen=True)

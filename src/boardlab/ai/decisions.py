@@ -3,11 +3,14 @@
 docs/rules.md (Yugo): one player names the komi and the other then picks a
 color, before the game. Both choices here rest on the same estimate: the value
 of yugo's start position for black, ``v(komi)``, the mean return of an MCTS of
-the start position (``boardlab.ai.mcts.search_value`` says why the mean: +1
-black always wins, -1 always loses), by the compiled search
-(:class:`boardlab.fast.search.Search`), which affords enough simulations for
-the estimate to settle (the Python search's 1,000 put 9x9's fair komi
-anywhere from 1 to 18).
+the start position (+1 black always wins, -1 always loses) by a plain
+search (:class:`boardlab.fast.search.Search`, uniform playouts), which
+affords enough simulations for the estimate to settle (1,000 simulations put
+9x9's fair komi anywhere from 1 to 18). The root mean, not the best child's
+value: the mean counts the exploratory visits to poor moves, so it underrates
+the color to move a little, but the most visited child's value overrates it
+more (the luckiest of ~80 thinly sampled moves); on yugo 9x9 the two cross
+zero at komi ~1 and ~18 after 1,000 simulations, ~2 and ~6 after 16,000.
 
 * :func:`choose_komi`: the namer wants the game even, because the other player
   then takes the better color; it names the komi whose ``|v(komi)|`` is
@@ -18,14 +21,17 @@ anywhere from 1 to 18).
 The pie ``swap`` (implo, pilo, robble) needs no function: it is an ordinary
 action, chosen by the search when the position after the first move is worth
 more to the color just played than to the color to move (see
-:mod:`boardlab.ai.mcts`).
+:mod:`boardlab.fast._search`).
 """
 
 from __future__ import annotations
 
 import boardlab
 
-DEFAULT_ITERATIONS = 8000
+from .limit import Limit
+
+#: The budget of one estimate: 8,000 simulations take 0.1-0.6 s on 5x5-13x13.
+DEFAULT_LIMIT = Limit(8000)
 
 
 def komi_game(name: str | None = None) -> str:
@@ -42,22 +48,20 @@ def komi_game(name: str | None = None) -> str:
     return found[0]
 
 
-def start_value(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0, seconds: float | None = None,
-                game: str | None = None) -> float:
+def start_value(komi: int, size: int | None = None, limit: Limit = DEFAULT_LIMIT,
+                seed: int | None = 0, game: str | None = None) -> float:
     """The first color's expected return at the start with this komi (a
-    search of ``iterations`` simulations, or ``seconds``, whichever ends
-    first); ``game``: see :func:`komi_game`."""
+    search within ``limit``); ``game``: see :func:`komi_game`."""
     from ..fast.search import Search
     start = boardlab.new_game(komi_game(game), size, komi=int(komi))
     search = Search(start, seed=seed or 0)
-    search.run_for(iterations, seconds)
+    search.run_for(limit)
     return search.root_value(0)
 
 
-def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
+def choose_komi(size: int | None = None, limit: Limit = DEFAULT_LIMIT,
                 seed: int | None = 0, low: int | None = None, high: int | None = None,
-                seconds: float | None = None, game: str | None = None) -> int:
+                game: str | None = None) -> int:
     """The komi that makes the start as even as this search can tell."""
     game = komi_game(game)
     start = boardlab.new_game(game, size)
@@ -68,7 +72,7 @@ def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
 
     def v(k: int) -> float:
         if k not in cache:
-            cache[k] = start_value(k, start.size, iterations, seed, seconds, game)
+            cache[k] = start_value(k, start.size, limit, seed, game)
         return cache[k]
 
     # invariant (when the ends bracket 0): v(lo) > 0 >= v(hi)
@@ -85,11 +89,10 @@ def choose_komi(size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
     return lo if abs(v(lo)) < abs(v(hi)) else hi
 
 
-def choose_side(komi: int, size: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                seed: int | None = 0, seconds: float | None = None,
-                game: str | None = None) -> str:
+def choose_side(komi: int, size: int | None = None, limit: Limit = DEFAULT_LIMIT,
+                seed: int | None = 0, game: str | None = None) -> str:
     """The color the second player picks for this komi: the first color if
     the start favours it, else the second (yugo: ``black`` or ``white``)."""
     game = komi_game(game)
     first, second = boardlab.game_class(game).colors
-    return first if start_value(komi, size, iterations, seed, seconds, game) > 0 else second
+    return first if start_value(komi, size, limit, seed, game) > 0 else second

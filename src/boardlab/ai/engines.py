@@ -4,27 +4,22 @@
 delegates every name other than its own to it. Names:
 
 * ``random``: a uniformly random legal move.
-* ``uct``, ``uct:BUDGET``: plain UCT (:mod:`boardlab.ai.uct`), the outside
-  baseline; BUDGET as for ``mcts`` (default 1 s).
-* ``mcts``, ``mcts:BUDGET[,key=value...]``: the strongest search, MCTS on the
-  compiled core (:mod:`boardlab.ai.fast_mcts`); default 1 s a move. BUDGET is
-  a simulation count (``mcts:5000``), seconds (``mcts:0.25s``) or both
-  (``mcts:5000+2s``: whichever ends first). Keys: ``c`` (exploration),
-  ``solver`` (yes/no: prove wins and losses), ``fpu`` (an unvisited child's
-  value, -1..1; default: try each child once), ``reuse`` (yes/no: keep the
-  subtree of the position reached), ``threads`` (N or ``auto``: root-parallel
-  trees searched at once), ``rave`` (``no``, or the RAVE bias, e.g.
-  ``rave=0.001``: all-moves-as-first values mixed into each child's).
-* ``pymcts:BUDGET[,key=value...]``: the pure-Python MCTS with the games'
-  own playout policies (:mod:`boardlab.ai.mcts`), which the levels use. Keys:
-  ``c``, ``playout`` (``auto``, ``random``, or the game's own), ``reuse``,
-  ``scan`` (yes/no: look for one-move wins), ``pw`` (progressive widening
-  ``K/ALPHA``, e.g. ``pw=2/0.5``), ``moves`` (``auto``: vimbre's tree uses
-  candidate moves; ``all``: every legal move).
+* ``uct``, ``uct:BUDGET``: plain UCT on the compiled kernels
+  (:mod:`boardlab.ai.uct`), the yardstick; BUDGET as for ``mcts`` (default
+  1 s). ``pyuct``, ``pyuct:BUDGET``: the same algorithm over the Python games.
+* ``mcts``, ``mcts:BUDGET[,key=value...]``: the one search
+  (:mod:`boardlab.ai.search`) with the game's knowledge; default 1 s a move.
+  BUDGET is a simulation count (``mcts:5000``), seconds (``mcts:0.25s``) or
+  both (``mcts:5000+2s``: whichever ends first). Keys: every search setting
+  (:class:`boardlab.fast.search.Settings`: ``c``, ``cpuct``, ``priors``,
+  ``evaluator``, ``score``, ``implicit``, ``solver``, ``reuse``, ...), plus
+  ``knowledge`` (``no``: plain UCB1 with uniform playouts, the game's own
+  settings ignored) and ``threads`` (N or ``auto``: root-parallel trees).
 * ``cmd:COMMAND`` / ``cmd@BUDGET:COMMAND``: an outside engine speaking UGI
   (:mod:`boardlab.ai.external`), e.g. ``cmd:boardlab engine robble``.
-* ``levelN``: the levels of :data:`LEVELS` (docs/ai.md has their measured
-  strengths): fixed simulation counts of ``pymcts``, so they replay exactly.
+* ``levelN``: the levels of :data:`LEVELS`: the one search with the game's
+  knowledge at fixed simulation budgets (each game's own ladder, from its
+  plug-in), so they replay exactly on any machine.
 
 Every engine takes ``seed``; with a simulation budget the same seed replays the
 same moves.
@@ -33,46 +28,40 @@ same moves.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..errors import OptionError
 from .agent import BaseAgent, RandomAgent
 from .limit import Limit
-from .mcts import MCTSAgent
-from .uct import UCTAgent
 
 
 @dataclass(frozen=True)
 class Level:
+    """A level: a rung of each game's simulation ladder (``level_budgets``)."""
+
     number: int
-    iterations: int | None
-    seconds: float | None
-    win_scan: bool
     summary: str
 
-    def make(self, seed: int | None = None) -> MCTSAgent:
-        return MCTSAgent(iterations=self.iterations, seconds=self.seconds, seed=seed,
-                         win_scan=self.win_scan, name=f"level{self.number}")
+    def make(self, seed: int | None = None) -> BaseAgent:
+        from .search import SearchAgent
+        return SearchAgent(None, seed, level=self.number, name=f"level{self.number}")
 
 
-#: The levels: a x4 ladder of simulation budgets, so every level plays the same
-#: on any machine and replays exactly with a seed (researchers' baselines stay
-#: comparable). Full strength on a given machine is ``mcts:Ns``, not a level.
+#: The levels, weakest first. A level is a simulation budget, not a clock,
+#: so it plays the same on every machine and replays exactly with a seed (a
+#: researcher's "level 4" is everyone's); each game's plug-in sets its own
+#: ladder (``SEARCH_SETTINGS["levels"]``), measured so that level 5 answers
+#: within about a second on the default board, and docs/ai.md has each
+#: level's measured strength. Full strength on a given machine is
+#: ``mcts:Ns``, not a level.
 LEVELS: tuple[Level, ...] = (
-    Level(1, 10, None, False,
-          "10 simulations a move and blind to one-move wins: beats a random mover "
-          "in about 80% of games; a beginner's first opponent"),
-    Level(2, 40, None, True,
-          "40 simulations a move; always takes a one-move win: about 200-400 Elo "
-          "above level 1"),
-    Level(3, 160, None, True,
-          "160 simulations a move: about 650-800 Elo above level 1"),
-    Level(4, 640, None, True,
-          "640 simulations a move: about 1,000-1,200 Elo above level 1; "
-          "0.1-0.6 s a move (median, by game)"),
-    Level(5, 2560, None, True,
-          "2,560 simulations a move, the strongest level: 250-650 Elo above level 4; "
-          "0.3-2 s a move (median, by game)"),
+    Level(1, "a few simulations a move: a beginner's first opponent; it misses "
+             "what a little reading finds"),
+    Level(2, "a short search: takes wins in one, still loose"),
+    Level(3, "a real search, well below full strength"),
+    Level(4, "a strong search: about the yardstick uct at a quarter second a move"),
+    Level(5, "the strongest level: the game's full knowledge and about a second of "
+             "search on the default board"),
 )
 
 DEFAULT_SECONDS = 1.0
@@ -116,55 +105,55 @@ def _make(name: str, seed: int | None) -> BaseAgent:
     if spec.startswith(("cmd:", "cmd@")):
         from .external import UGIAgent
         return UGIAgent(name.strip(), seed)
-    if spec == "uct" or spec.startswith("uct:"):
-        rest = spec.partition(":")[2]
-        limit = Limit.parse(rest) if rest else Limit(seconds=DEFAULT_SECONDS)
-        return UCTAgent(limit, seed, name=name.strip())
     head, _, rest = spec.partition(":")
-    if head in ("mcts", "fmcts"):  # fmcts: the name the compiled search had while it was new
-        from .fast_mcts import FastMCTSAgent
+    if head in ("uct", "pyuct"):
+        limit = Limit.parse(rest) if rest else Limit(seconds=DEFAULT_SECONDS)
+        if head == "uct":
+            from .uct import UCTAgent
+            return UCTAgent(limit, seed, name=name.strip())
+        from .pyuct import PyUCTAgent
+        return PyUCTAgent(limit, seed, name=name.strip())
+    if head == "mcts":
         limit, items = _budget(rest)
-        kw: dict = {}
-        for key, value in items:
-            if key == "c":
-                kw["c"] = float(value)
-            elif key == "solver":
-                kw["solver"] = _flag(value)
-            elif key == "fpu":
-                kw["fpu"] = float(value)
-            elif key == "reuse":
-                kw["reuse"] = _flag(value)
-            elif key == "threads":
-                kw["threads"] = (os.cpu_count() or 1) if value == "auto" else int(value)
-            elif key == "rave":
-                kw["rave"] = None if value in ("no", "off") else float(value)
-            else:
-                raise ValueError(f"unknown engine option {key!r} in {name!r} (mcts takes c, "
-                                 "solver, fpu, reuse, threads, rave)")
-        return FastMCTSAgent(limit, seed, name=name.strip(), **kw)
-    if head == "pymcts":
-        limit, items = _budget(rest)
-        kwargs: dict = {}
-        for key, value in items:
-            if key == "c":
-                kwargs["c"] = float(value)
-            elif key == "playout":
-                kwargs["playout"] = value
-            elif key == "reuse":
-                kwargs["reuse"] = _flag(value)
-            elif key == "scan":
-                kwargs["win_scan"] = _flag(value)
-            elif key == "moves":
-                kwargs["moves"] = value
-            elif key == "pw":
-                k, _, alpha = value.partition("/")
-                kwargs["widening"] = (float(k), float(alpha or 0.5))
-            else:
-                raise ValueError(f"unknown engine option {key!r} in {name!r}")
-        return MCTSAgent(iterations=limit.simulations, seconds=limit.seconds, seed=seed,
-                         name=name.strip(), **kwargs)
+        return _search_agent(limit, items, seed, name.strip())
     raise OptionError(f"unknown engine {name!r} (engines: {', '.join(engine_names())}, "
-                      "mcts:SIMULATIONS, mcts:SECONDSs, uct:..., pymcts:...)")
+                      "mcts:SIMULATIONS, mcts:SECONDSs, uct:..., pyuct:...)")
+
+
+def _search_agent(limit: Limit, items: list[tuple[str, str]], seed: int | None,
+                  name: str) -> BaseAgent:
+    """``mcts:BUDGET,key=value...``: keys are the search settings
+    (:class:`boardlab.fast.search.Settings`), ``threads`` and ``knowledge``."""
+    from ..fast.search import Settings
+    from .search import SearchAgent
+    kinds = {f.name: str(f.type) for f in fields(Settings)}
+    settings: dict = {}
+    kw: dict = {}
+    for key, value in items:
+        if key == "threads":
+            kw["threads"] = (os.cpu_count() or 1) if value == "auto" else int(value)
+        elif key == "knowledge":
+            kw["knowledge"] = _flag(value)
+        elif key in kinds:
+            settings[key] = _value(kinds[key], value)
+        else:
+            raise ValueError(f"unknown engine option {key!r} in {name!r} (mcts takes "
+                             f"{', '.join(['threads', 'knowledge', *kinds])})")
+    return SearchAgent(limit, seed, settings=settings, name=name, **kw)
+
+
+def _value(kind: str, text: str):
+    """An engine option's text as its settings type (``bool``, ``int``,
+    ``float``, ``str``, or ``float | None`` with ``none``)."""
+    if "None" in kind and text in ("none", "no", "off"):
+        return None
+    if kind.startswith("bool"):
+        return _flag(text)
+    if kind.startswith("int"):
+        return int(text)
+    if kind.startswith("float"):
+        return float(text)
+    return text
 
 
 def _budget(rest: str) -> tuple[Limit, list[tuple[str, str]]]:
@@ -184,14 +173,15 @@ def _budget(rest: str) -> tuple[Limit, list[tuple[str, str]]]:
 
 
 def register_all() -> None:
-    """Register ``mcts`` and the levels in ``boardlab.ai``'s registry
+    """Register ``uct``, ``mcts`` and the levels in ``boardlab.ai``'s registry
     (``random`` is registered there already)."""
     from . import register
 
     register("uct", lambda seed=None: make_engine("uct", seed), strength=45,
-             summary=f"plain UCT (the outside baseline), {DEFAULT_SECONDS:g} s a move")
+             summary=f"plain UCT, the yardstick every search is measured against "
+                     f"({DEFAULT_SECONDS:g} s a move, no game knowledge)")
     register("mcts", lambda seed=None: make_engine("mcts", seed), strength=50,
-             summary=f"MCTS on the compiled core, {DEFAULT_SECONDS:g} s a move")
+             summary=f"the full search with the game's knowledge, {DEFAULT_SECONDS:g} s a move")
     for level in LEVELS:
         register(f"level{level.number}", level.make, strength=10 * level.number,
                  summary=level.summary)

@@ -59,11 +59,22 @@ def game_seeds(seed: int, index: int) -> tuple[int, int]:
     return base, base + 1
 
 
+#: What a timed engine's seconds are measured on: ``wall`` (the clock on the
+#: wall) or ``cpu`` (the CPU time of the thread that searches, so two engines
+#: get equal computation on a machine shared with other work).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+
+
 def play_game(task: tuple) -> GameResult:
-    """Play game ``index`` of a match. ``task`` = (game, size, options, a, b, index, seed)."""
-    name, size, options, a_spec, b_spec, index, seed = task
+    """Play game ``index`` of a match. ``task`` = (game, size, options, a, b,
+    index, seed[, clock])."""
+    name, size, options, a_spec, b_spec, index, seed = task[:7]
+    clock = task[7] if len(task) > 7 else "wall"
     game = boardlab.new_game(name, size, **options)
     agents = _agents(a_spec, b_spec, seed, index)
+    for agent in agents.values():
+        if hasattr(agent, "clock"):
+            agent.clock = CLOCKS[clock]
     people = _seats(index)
     a_color = game.colors[people.index("A")]
     longest = {"A": 0.0, "B": 0.0}
@@ -156,6 +167,8 @@ def result_record(spec: MatchSpec, result: GameResult) -> records.Record:
             "Seconds": f"{result.seconds:.3f}", "CpuSeconds": f"{result.cpu_seconds:.3f}",
             "LongestMoveA": f"{result.max_move_seconds.get('A', 0.0):.3f}",
             "LongestMoveB": f"{result.max_move_seconds.get('B', 0.0):.3f}"}
+    if spec.clock != "wall":
+        tags["Clock"] = spec.clock
     return records.Record.from_game(game, players_after(result, spec.a, spec.b, game.colors),
                                     tags=tags, comments=result.comments)
 
@@ -268,9 +281,10 @@ class MatchSpec:
     games: int
     seed: int
     full_options: dict[str, Any] = field(default_factory=dict)
+    clock: str = "wall"
 
     def tasks(self, indices: list[int]) -> list[tuple]:
-        return [(self.game, self.size, self.options, self.a, self.b, i, self.seed)
+        return [(self.game, self.size, self.options, self.a, self.b, i, self.seed, self.clock)
                 for i in indices]
 
 
@@ -343,13 +357,16 @@ def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int
               options: dict[str, Any] | None = None, seed: int = 1, out: str | None = None,
               resume: bool = False, progress: bool = False,
               on_result: Callable[[GameResult], None] | None = None,
-              sprt: SPRT | None = None) -> MatchResult:
+              sprt: SPRT | None = None, clock: str = "wall") -> MatchResult:
     """Play (the rest of) a match. With ``resume``, the games already in
     ``out`` count and only the missing rounds are played; otherwise ``out`` is
     started afresh. ``on_result`` is called with each game as it ends (after it
     is saved). With ``sprt`` the match stops as soon as the test decides
     (``games`` is then the most it plays); ``progress`` shows a bar with the
-    score, Elo, the test's log-likelihood ratio and an ETA."""
+    score, Elo, the test's log-likelihood ratio and an ETA. ``clock``: see
+    :data:`CLOCKS`."""
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     cls = boardlab.game_class(game)
     size = size or cls.default_size
     options = dict(options or {})
@@ -358,7 +375,7 @@ def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int
     make_engine(b)  # unknown engines fail before any game
     if games < 1:
         raise ValueError("a match needs at least one game")
-    spec = MatchSpec(cls.name, size, options, a, b, games, seed, full_options)
+    spec = MatchSpec(cls.name, size, options, a, b, games, seed, full_options, clock)
     if resume and out is None:
         raise ValueError("--resume needs a records file (--out)")
     done = load_finished(spec, out) if resume and out else {}
@@ -499,6 +516,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop as soon as a sequential test decides between A being ELO0 and "
                         "ELO1 Elo stronger (alpha = beta = 0.05 by default); --games is then "
                         "the most games played")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="what a timed engine's seconds are: wall clock (default) or the CPU "
+                        "time of its thread (equal computation on a shared machine)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -521,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         match = run_match(args.game, args.a, args.b, args.games, jobs=max(1, args.jobs),
                           size=args.size, options=dict(args.option), seed=args.seed,
-                          out=out, resume=args.resume, sprt=args.sprt,
+                          out=out, resume=args.resume, sprt=args.sprt, clock=args.clock,
                           progress=not args.quiet and sys.stderr.isatty())
     except (ValueError, boardlab.BoardlabError) as exc:
         print(f"boardlab match: {exc}", file=sys.stderr)

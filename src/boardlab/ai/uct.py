@@ -1,49 +1,46 @@
-"""Plain UCT: the outside baseline every search improvement is measured against.
+"""``uct``: plain UCT on the compiled kernels, the yardstick every search is measured against.
 
-Deliberately the textbook algorithm and nothing more (Kocsis & Szepesvári's
-UCT as a newcomer would write it against the public step API): UCB1 with
-c = 1 on returns in [-1, 1], one node expanded per simulation (untried moves
-in random order), uniform-random playouts to the end, and the most-visited
-move at the root. No game knowledge, no tree reuse, no solver. It knows two
-rules facts that any correct player needs: each node is valued for the color
-that acts there (so a color acting twice in a row is fine), and the pie
-``swap`` edge is valued for the *other* color, whose owner the swapping
-player becomes.
+The algorithm is :mod:`boardlab.fast._uct` (textbook UCT: UCB1 with c = 1,
+one node a simulation, uniform playouts, the most visited move; pie-aware),
+kept deliberately plain: it is what an outside engine author gets in a
+hundred lines on our kernels, so beating it at equal time says the search
+knows something, not that it runs on faster code. ``pyuct``
+(:mod:`boardlab.ai.pyuct`) is the same algorithm over the Python games.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 
+
 from ..core.game import Game
 from ..errors import GameOverError
+from ..fast import _loops, _uct
+from ..fast._rng import new_rng
+from ..fast.search import kernel_state, spend
 from .agent import BaseAgent
 from .limit import Limit
 
-
-class _Node:
-    __slots__ = ("children", "untried", "n", "w")
-
-    def __init__(self, untried: list[int]) -> None:
-        self.children: dict[int, _Node] = {}
-        self.untried = untried
-        self.n = 0
-        self.w = [0.0, 0.0]  # summed returns per color index
+#: Node and action-slot capacity of a tree (arrays are allocated lazily by
+#: the OS, so the unused part costs nothing).
+NODES = 1_000_000
+POOL = 16_000_000
 
 
 class UCTAgent(BaseAgent):
-    """The ``uct`` engine: ``uct`` (1 s), ``uct:500``, ``uct:0.25s``."""
+    """The ``uct`` engine: ``uct`` (1 s a move), ``uct:500``, ``uct:0.25s``."""
 
     def __init__(self, limit: Limit | None = None, seed: int | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(seed)
         self.limit = limit or Limit(seconds=1.0)
         self.name = name or f"uct:{self.limit}"
+        self.clock = clock
         self.simulations = 0  # of the last search
-        #: what the seconds budget is measured on (MCTSAgent has the same)
-        self.clock: Callable[[], float] = time.perf_counter
+
+    def describe(self, game: Game | str) -> dict:
+        return {"engine": "uct", "limit": str(self.limit), "c": 1.0, "nodes": NODES}
 
     def choose_action(self, game: Game) -> int:
         legal = game.legal_actions()
@@ -51,50 +48,20 @@ class UCTAgent(BaseAgent):
             raise GameOverError(None, "the game is over: no move to choose")
         if len(legal) == 1:
             return legal[0]
-        swap = game.swap_action
-        rng = self.rng
-        root = _Node(self._shuffled(legal))
-        clock = self.clock
-        deadline = self.limit.deadline(clock())
-        cap = self.limit.simulations
-        sims = 0
-        while (cap is None or sims < cap) and (deadline is None or clock() < deadline):
-            sim = game.copy(history=False)
-            node, path = root, [root]
-            while not node.untried and node.children:          # selection
-                node = self._select(node, sim, swap)
-                path.append(node)
-            if node.untried:                                     # expansion
-                action = node.untried.pop()
-                sim.step(action)
-                child = _Node(self._shuffled(sim.step_actions()))
-                node.children[action] = child
-                path.append(child)
-            while (moves := sim.step_actions()):                # playout
-                sim.step(moves[int(rng.random() * len(moves))])
-            result = sim.returns()
-            for n in path:                                       # backup
-                n.n += 1
-                n.w[0] += result[0]
-                n.w[1] += result[1]
-            sims += 1
-        self.simulations = sims
-        return max(root.children.items(), key=lambda kv: kv[1].n)[0]
+        state, req = kernel_state(game)
+        fns = _loops.kernel_table(req.kernel)
+        tree = _uct.UCTTree(NODES, POOL, req.num_actions, req.state_len)
+        arrays = tree.arrays()
+        swap = game.swap_action if game.swap_action is not None else -1
+        rng = new_rng(self.rng.getrandbits(63))
 
-    def _shuffled(self, actions: list[int]) -> list[int]:
-        out = list(actions)
-        self.rng.shuffle(out)
-        return out
+        def run(sims: int) -> int:
+            return _uct.uct_chunk(fns, state, swap, req.num_actions, rng, sims, *arrays)
 
-    @staticmethod
-    def _select(node: _Node, sim: Game, swap: int | None) -> _Node:
-        mover = sim.current_player
-        log_n = math.log(node.n)
-        best, best_a, best_score = None, -1, -math.inf
-        for a, ch in node.children.items():
-            color = 1 - mover if a == swap else mover
-            score = ch.w[color] / ch.n + math.sqrt(log_n / ch.n)
-            if score > best_score:
-                best, best_a, best_score = ch, a, score
-        sim.step(best_a)
-        return best
+        self.simulations = spend(self.limit, run, self.clock)
+        best = int(_uct.most_visited(tree.start, tree.count, tree.tried, tree.n, tree.pool,
+                                     tree.kid))
+        return best if best >= 0 else legal[0]
+
+
+__all__ = ["UCTAgent"]

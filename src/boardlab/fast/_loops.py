@@ -38,11 +38,14 @@ from .kernels import (
     RNG,
     SIG_APPLY,
     SIG_CURRENT_PLAYER,
+    SIG_EVALUATE,
     SIG_INIT,
     SIG_IS_LEGAL,
     SIG_LEGAL_ACTIONS,
+    SIG_LIVE_SCORES,
     SIG_OUTCOME,
     SIG_PLAYOUT,
+    SIG_PRIOR,
     STATE,
 )
 
@@ -57,8 +60,14 @@ _PLAYOUT = types.FunctionType(SIG_PLAYOUT)
 #: the kernel functions in a kernel table, in this order, two addresses each
 _TABLE = (("init", SIG_INIT), ("legal_actions", SIG_LEGAL_ACTIONS), ("is_legal", SIG_IS_LEGAL),
           ("apply", SIG_APPLY), ("current_player", SIG_CURRENT_PLAYER), ("outcome", SIG_OUTCOME),
-          ("playout", SIG_PLAYOUT))
+          ("playout", SIG_PLAYOUT), ("live_scores", SIG_LIVE_SCORES))
 _TABLES: dict[str, np.ndarray] = {}
+
+
+def function_addresses(fn, sig) -> list[int]:
+    """The two addresses (cfunc wrapper, numba entry) of a compiled function
+    for ``sig``: one entry of a table the compiled loops call through."""
+    return [_get_wrapper_address(fn, sig), _get_jit_address(fn, sig)]
 
 
 def kernel_table(k: ModuleType) -> np.ndarray:
@@ -68,8 +77,7 @@ def kernel_table(k: ModuleType) -> np.ndarray:
     if table is None:
         addrs = []
         for name, sig in _TABLE:
-            fn = getattr(k, name)
-            addrs += [_get_wrapper_address(fn, sig), _get_jit_address(fn, sig)]
+            addrs += function_addresses(getattr(k, name), sig)
         table = _TABLES[k.__name__] = np.array(addrs, dtype=np.int64)
     return table
 
@@ -98,6 +106,9 @@ _make_apply = _function_maker(SIG_APPLY)
 _make_current = _function_maker(SIG_CURRENT_PLAYER)
 _make_outcome = _function_maker(SIG_OUTCOME)
 _make_playout = _function_maker(SIG_PLAYOUT)
+_make_live_scores = _function_maker(SIG_LIVE_SCORES)
+_make_prior = _function_maker(SIG_PRIOR)
+_make_evaluate = _function_maker(SIG_EVALUATE)
 
 _FNS = types.Array(types.int64, 1, "C")
 _STATES = types.Array(types.int64, 2, "C")

@@ -67,6 +67,9 @@ SIG_MID_TURN = types.boolean(STATE)
 SIG_OUTCOME = types.UniTuple(types.int64, 2)(STATE, F64)
 SIG_LIVE_SCORES = types.boolean(STATE, F64)
 SIG_PLAYOUT = types.int64(STATE, RNG, STATE)
+# The search advice a game's plug-in may compile (boardlab.fast.advice):
+SIG_PRIOR = types.none(STATE, STATE, types.int64, F64)
+SIG_EVALUATE = types.float64(STATE)
 
 _LOADED: dict[str, ModuleType] = {}
 

@@ -1,24 +1,139 @@
-"""The compiled search from Python: a tree, a budget, a snapshot of the root.
+"""The one search from Python: a tree, its settings, a budget, and the tree protocol.
 
-``Search(game)`` builds the kernel state of a Python game (by replaying its
-moves in the kernel from its start, so history-dependent rules such as
-robble's repetitions are exact) and runs :mod:`boardlab.fast._mcts` in
-chunks until a :class:`~boardlab.ai.limit.Limit` is spent.
+``Search(game, settings)`` builds the kernel state of a Python game (by
+replaying its moves in the kernel from its start, so history-dependent rules
+such as robble's repetitions are exact) and runs :mod:`boardlab.fast._search`
+in chunks until a :class:`~boardlab.ai.limit.Limit` is spent. What play,
+analysis and the engine protocols read of it is one *tree protocol*:
+``root_visits``, ``root_value(color)``, ``children()``, ``proven``,
+``principal_variation(action)`` and ``best_action()``.
+
+With ``evaluator="external"`` the search does not evaluate leaves itself:
+:meth:`Search.collect` returns a batch of leaf positions, the caller
+evaluates them (a neural network: :mod:`boardlab.ai.az`) and hands priors
+and values back with :meth:`Search.deliver`.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 import numpy as np
 
 from ..core.game import Game
 from ..errors import OptionError
-from . import _loops, _mcts
+from . import _loops, _search
 from ._resolve import resolve
 from ._rng import new_rng
+from .advice import advice
+
+EVALUATORS = {"playout": _search.EVAL_PLAYOUT, "policy": _search.EVAL_POLICY,
+              "mast": _search.EVAL_MAST, "heuristic": _search.EVAL_HEURISTIC,
+              "external": _search.EVAL_EXTERNAL}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides how the search plays, as one value (an
+    engine's full settings: studies and published tables record it).
+
+    ``c``: UCB1 exploration; ``cpuct``: PUCT exploration on the priors;
+    ``pb``: progressive bias weight; ``fpu``: an unvisited child's value
+    (None: try every child once before any twice); ``fpu_red``: with priors,
+    an unvisited child's value is the parent's minus this (None: ``fpu``);
+    ``priors``: order and weigh children by the game's move priors;
+    ``prior_temp``: softmax temperature of the game's move scores;
+    ``maxkids``: keep a node's best children only (0: all); ``evaluator``:
+    ``playout`` (uniform), ``policy`` (the game's informed playout),
+    ``mast``, ``heuristic`` (static evaluation) or ``external``;
+    ``cutoff``: playout plies before the heuristic judges (0: to the end);
+    ``mast_eps``: MAST's share of uniform choices; ``score``: weight of the
+    score margin in a win's value (0: wins are +1); ``score_scale``: the
+    margin worth a full bonus / the heuristic's tanh scale (0: a quarter of
+    the board's points); ``implicit``: weight of implicit minimax values;
+    ``solver``: MCTS-solver; ``vloss``: virtual loss of a waiting leaf
+    (external evaluation); ``reuse``: keep the subtree of the position
+    reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
+    listed)."""
+
+    c: float = 1.0
+    cpuct: float = 0.0
+    pb: float = 0.0
+    fpu: float | None = None
+    fpu_red: float | None = None
+    priors: bool = False
+    prior_temp: float = 1.0
+    maxkids: int = 0
+    evaluator: str = "playout"
+    cutoff: int = 0
+    mast_eps: float = 0.1
+    score: float = 0.0
+    score_scale: float = 0.0
+    implicit: float = 0.0
+    solver: bool = False
+    vloss: float = 1.0
+    reuse: bool = True
+    nodes: int = 2_000_000
+    edges: int = 16_000_000
+
+    def __post_init__(self) -> None:
+        def check(ok: bool, what: str) -> None:
+            if not ok:
+                raise OptionError(what)
+        check(0 <= self.c < math.inf, f"c (exploration) must be >= 0 and finite, got {self.c}")
+        check(0 <= self.cpuct < math.inf, f"cpuct must be >= 0 and finite, got {self.cpuct}")
+        check(0 <= self.pb < math.inf, f"pb (progressive bias) must be >= 0 and finite, got {self.pb}")
+        check(self.fpu is None or -1 <= self.fpu <= 1, f"fpu must be in [-1, 1], got {self.fpu}")
+        check(self.fpu_red is None or 0 <= self.fpu_red <= 2,
+              f"fpu_red must be in [0, 2], got {self.fpu_red}")
+        check(0 < self.prior_temp < math.inf, f"prior_temp must be > 0, got {self.prior_temp}")
+        check(0 <= self.maxkids <= 1_000_000, f"maxkids must be >= 0, got {self.maxkids}")
+        check(self.evaluator in EVALUATORS,
+              f"evaluator must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
+        check(0 <= self.cutoff <= 100_000, f"cutoff must be >= 0 plies, got {self.cutoff}")
+        check(0 <= self.mast_eps <= 1, f"mast_eps must be in [0, 1], got {self.mast_eps}")
+        check(0 <= self.score <= 10, f"score must be in [0, 10], got {self.score}")
+        check(0 <= self.score_scale < math.inf, f"score_scale must be >= 0, got {self.score_scale}")
+        check(0 <= self.implicit <= 1, f"implicit must be in [0, 1], got {self.implicit}")
+        check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
+        check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
+        check(1000 <= self.edges <= 1_000_000_000,
+              f"edges must be 1,000..1,000,000,000, got {self.edges}")
+
+    def replace(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def params(self, points: int) -> np.ndarray:
+        """The compiled search's parameter vector for a board of ``points``."""
+        p = _search.default_params()
+        p[_search.P_C] = self.c
+        p[_search.P_CPUCT] = self.cpuct
+        p[_search.P_PB] = self.pb
+        p[_search.P_FPU] = 2 * _search.INF_FPU if self.fpu is None else self.fpu
+        p[_search.P_FPU_RED] = -1.0 if self.fpu_red is None else self.fpu_red
+        p[_search.P_PRIORS] = 1.0 if self.priors else 0.0
+        p[_search.P_PRIOR_TEMP] = self.prior_temp
+        p[_search.P_MAXKIDS] = self.maxkids
+        p[_search.P_EVAL] = EVALUATORS[self.evaluator]
+        p[_search.P_CUTOFF] = self.cutoff
+        p[_search.P_MAST_EPS] = self.mast_eps
+        p[_search.P_SCORE] = self.score
+        p[_search.P_SCORE_SCALE] = self.score_scale or max(1.0, points / 4)
+        p[_search.P_IMPLICIT] = self.implicit
+        p[_search.P_SOLVER] = 1.0 if self.solver else 0.0
+        p[_search.P_VLOSS] = self.vloss
+        return p
 
 
 def kernel_state(game: Game) -> tuple[np.ndarray, object]:
@@ -40,6 +155,50 @@ def kernel_state(game: Game) -> tuple[np.ndarray, object]:
     return state, g
 
 
+#: chunk size bounds of :func:`spend`: small enough to watch the clock, big
+#: enough that the Python round trip (~10 us) is lost in the simulations
+MIN_CHUNK, MAX_CHUNK = 8, 4096
+
+
+def spend(limit, run: Callable[[int], int], clock: Callable[[], float] = time.perf_counter,
+          should_stop: Callable[[], bool] | None = None,
+          every: Callable[[], None] | None = None, every_s: float = 0.25,
+          done: Callable[[], bool] | None = None) -> int:
+    """Call ``run(chunk)`` (which does up to ``chunk`` simulations and says
+    how many) until ``limit``'s simulations or seconds on ``clock`` are
+    spent, a chunk comes back short, ``done()`` or ``should_stop()``; the
+    chunks grow to fill about a fifth of the time left. ``every()`` about
+    every ``every_s`` seconds. Returns the simulations done."""
+    simulations, seconds = limit.simulations, limit.seconds
+    start = clock()
+    deadline = None if seconds is None else start + seconds
+    next_every = start + every_s
+    chunk = MIN_CHUNK
+    total = 0
+    while simulations is None or total < simulations:
+        want = chunk if simulations is None else min(chunk, simulations - total)
+        t0 = clock()
+        got = run(want)
+        total += got
+        if got < want or (done is not None and done()):
+            break
+        now = clock()
+        if deadline is not None:
+            left = deadline - now
+            if left <= 0:
+                break
+            per = (now - t0) / max(got, 1)
+            chunk = int(min(MAX_CHUNK, max(MIN_CHUNK, 0.2 * left / max(per, 1e-9))))
+        else:
+            chunk = min(MAX_CHUNK, chunk * 2)
+        if every is not None and now >= next_every:
+            every()
+            next_every = now + every_s
+        if should_stop is not None and should_stop():
+            break
+    return total
+
+
 @dataclass(frozen=True)
 class ChildStats:
     action: int
@@ -47,84 +206,89 @@ class ChildStats:
     value: float         # mean return for the color its mover owns after it, in [-1, 1]
     proven: int          # -1 unknown, else the winning color (2: draw)
     returns: tuple[float, float] = (0.0, 0.0)  # each color's mean return
+    prior: float = 0.0   # the move prior the search gave it
 
 
 class Search:
     """One compiled MCTS tree rooted at a game position."""
 
-    #: chunk size bounds: small enough to watch the clock, big enough that
-    #: the Python round trip (~10 us) is lost in the simulations
-    MIN_CHUNK, MAX_CHUNK = 8, 4096
+    #: past this share of the node or edge capacity, a new position gets a fresh tree
+    REUSE_FILL = 0.6
 
-    def __init__(self, game: Game, *, c: float = 1.0, fpu: float = 1e10, solver: bool = True,
-                 rave: float | None = None, seed: int = 0, nodes: int | None = None) -> None:
-        """``rave``: None for no RAVE, else its bias (>= 0; see :mod:`boardlab.fast._mcts`)."""
+    def __init__(self, game: Game, settings: Settings | None = None, *, seed: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if game.is_over:
             raise OptionError("the game is over: nothing to search")
+        self.settings = settings or Settings()
         self.game = game.copy()
         self.state, self.req = kernel_state(game)
         self.fns = _loops.kernel_table(self.req.kernel)
+        self.advice = advice(game.name)
         self.swap = game.swap_action if game.swap_action is not None else -1
-        if rave is not None and not 0 <= rave < float("inf"):
-            raise OptionError(f"the RAVE bias must be >= 0 and finite, got {rave}")
-        self.params = np.array([c, fpu, 1.0 if solver else 0.0, 0.0 if rave is None else 1.0,
-                                rave or 0.0], dtype=np.float64)
+        self.params = self.settings.params(game.n_points)
         self.rng = new_rng(seed)
-        self.capacity = nodes or 500_000
-        # RAVE records each playout: room for the longest game the adapters allow
-        plies = 0 if rave is None else 20 * game.size * game.size + 1000
-        self.tree = _mcts.Tree(self.capacity, self.req.num_actions, self.req.state_len, plies)
+        self.clock = clock
+        self.tree = _search.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
+                                 self.req.state_len)
         t = self.tree
-        _mcts.reset_tree(game.current_player, t.action, t.parent, t.first, t.kids, t.player,
-                         t.proven, t.n, t.w, t.meta, t.amaf_n, t.amaf_w)
+        _search.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
+                           t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
         self.simulations = 0
         self.root = 0  # the node of ``self.game``'s position (moves on with :meth:`advance`)
 
+    # ------------------------------------------------------------ running
     def run(self, sims: int) -> int:
         """Up to ``sims`` more simulations (fewer once the root is proven)."""
-        t = self.tree
-        done = _mcts.search_chunk(self.fns, self.state, self.root, self.swap, self.params,
-                                  self.rng, sims,
-                                  *t.arrays())
+        if self.settings.evaluator == "external":
+            raise OptionError("an external evaluator's search runs by collect() and deliver()")
+        done = _search.search_chunk(self.fns, self.advice.table, self.state, self.root, self.swap,
+                                    self.params, self.rng, sims, *self.tree.arrays())
         self.simulations += done
         return done
 
-    def run_for(self, simulations: int | None, seconds: float | None,
-                should_stop: Callable[[], bool] | None = None,
+    def run_for(self, limit, should_stop: Callable[[], bool] | None = None,
                 every: Callable[[], None] | None = None, every_s: float = 0.25) -> int:
-        """Until ``simulations`` more, ``seconds`` of wall clock, a proven root
-        or ``should_stop()``; ``every()`` about every ``every_s`` seconds."""
-        start = time.perf_counter()
-        deadline = None if seconds is None else start + seconds
-        next_every = start + every_s
-        chunk = self.MIN_CHUNK
-        done = 0
-        while simulations is None or done < simulations:
-            want = chunk if simulations is None else min(chunk, simulations - done)
-            t0 = time.perf_counter()
-            got = self.run(want)
-            done += got
-            if got < want or self.proven != _mcts.UNKNOWN:
-                break
-            now = time.perf_counter()
-            if deadline is not None:
-                left = deadline - now
-                if left <= 0:
-                    break
-                per = (now - t0) / max(got, 1)
-                chunk = int(min(self.MAX_CHUNK, max(self.MIN_CHUNK, 0.2 * left / max(per, 1e-9))))
-            else:
-                chunk = min(self.MAX_CHUNK, chunk * 2)
-            if every is not None and now >= next_every:
-                every()
-                next_every = now + every_s
-            if should_stop is not None and should_stop():
-                break
-        return done
+        """Until ``limit`` (a :class:`~boardlab.ai.limit.Limit`: more
+        simulations, or seconds on this search's clock) is spent, the root is
+        proven or ``should_stop()``; ``every()`` about every ``every_s`` seconds."""
+        return spend(limit, self.run, self.clock, should_stop, every, every_s,
+                     done=lambda: self.proven != _search.UNKNOWN)
 
-    #: past this share of the node capacity, a new position gets a fresh tree
-    REUSE_FILL = 0.6
+    # ------------------------------------------------------------ external evaluation
+    def collect(self, want: int, force: int = -1) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``want`` leaf positions waiting for an evaluation (kernel
+        states, one row each) and their nodes; ``force``: the root action
+        each path starts with (Gumbel's sequential halving), or -1."""
+        if self.settings.evaluator != "external":
+            raise OptionError("collect() is for a search with evaluator='external'")
+        states = np.empty((want, self.req.state_len), dtype=np.int64)
+        nodes = np.empty(want, dtype=np.int64)
+        got = _search.collect(self.fns, self.state, self.root, self.swap, self.params, self.rng,
+                              want, force, states, nodes, *self.tree.arrays())
+        return states[:got], nodes[:got]
 
+    def deliver(self, states: np.ndarray, nodes: np.ndarray, values: np.ndarray,
+                priors: np.ndarray) -> None:
+        """The evaluations of leaves :meth:`collect` returned: ``values[i]``
+        for the color to move at leaf i, ``priors[i, action]`` its move
+        probabilities. Each counts as one simulation."""
+        count = len(nodes)
+        if count == 0:
+            return
+        _search.deliver(self.fns, self.root, self.swap, self.params, self.rng,
+                        np.ascontiguousarray(states, dtype=np.int64),
+                        np.ascontiguousarray(nodes, dtype=np.int64),
+                        np.ascontiguousarray(values, dtype=np.float64),
+                        np.ascontiguousarray(priors, dtype=np.float64), count,
+                        *self.tree.arrays())
+        self.simulations += count
+
+    @property
+    def pending(self) -> int:
+        """Leaves collected and not yet delivered."""
+        return int(self.tree.meta[2])
+
+    # ------------------------------------------------------------ tree reuse
     def reaches(self, game: Game) -> int | None:
         """The node of ``game``'s position if it lies in this tree (the same
         game, some moves on, through visited nodes) and the tree has room to
@@ -135,14 +299,18 @@ class Search:
         past, now = old.action_history, game.action_history
         if len(now) < len(past) or list(now[:len(past)]) != list(past) or game.is_over:
             return None
-        if self.tree.meta[0] > self.REUSE_FILL * self.capacity:
+        t = self.tree
+        if (t.meta[0] > self.REUSE_FILL * len(t.parent) or t.meta[1] > self.REUSE_FILL * len(t.action)
+                or self.pending):
             return None
         node = self.root
         for a in now[len(past):]:
             nxt = self.child_node(node, a)
-            if nxt is None or self.tree.player[nxt] == _mcts.UNVISITED:
+            if nxt is None:
                 return None
             node = nxt
+        if t.first[node] == _search.WAITING:
+            return None
         return node if self.tree.player[node] == game.current_player else None
 
     def advance(self, game: Game) -> bool:
@@ -157,9 +325,10 @@ class Search:
         self.game = game.copy()
         return True
 
-    # ------------------------------------------------------------ reading the tree
+    # ------------------------------------------------------------ the tree protocol
     @property
     def proven(self) -> int:
+        """The root's proof: -1 none, else the winning color (2: a draw)."""
         return int(self.tree.proven[self.root])
 
     @property
@@ -167,11 +336,17 @@ class Search:
         return int(self.tree.n[self.root])
 
     def root_value(self, color: int) -> float:
+        """The root's mean return for ``color`` (0 before any simulation)."""
         t = self.tree
         r = self.root
-        return float(t.w[r, color] / t.n[r]) if t.n[r] else 0.0
+        if not t.n[r]:
+            return 0.0
+        v = float(t.w[r] / t.n[r])
+        return v if color == 0 else -v
 
     def children(self, node: int | None = None) -> list[ChildStats]:
+        """The moves of ``node`` (default: the root) the tree keeps, in action
+        order, with their statistics (zero visits for a move not taken yet)."""
         t = self.tree
         node = self.root if node is None else node
         f, k = int(t.first[node]), int(t.kids[node])
@@ -179,46 +354,53 @@ class Search:
             return []
         mover = int(t.player[node])
         out = []
-        for j in range(f, f + k):
-            a = int(t.action[j])
+        for e in range(f, f + k):
+            a = int(t.action[e])
             col = 1 - mover if a == self.swap else mover
-            nj = t.n[j]
-            rets = (float(t.w[j, 0] / nj), float(t.w[j, 1] / nj)) if nj else (0.0, 0.0)
-            out.append(ChildStats(a, int(nj), rets[col], int(t.proven[j]), rets))
+            j = int(t.child[e])
+            nj = float(t.en[e])
+            v0 = float(t.ew[e] / nj) if nj else 0.0
+            rets = (v0, -v0)
+            proven = int(t.proven[j]) if j >= 0 else _search.UNKNOWN
+            out.append(ChildStats(a, int(nj), rets[col], proven, rets, float(t.prior[e])))
+        out.sort(key=lambda ch: ch.action)
         return out
 
     def child_node(self, node: int, action: int) -> int | None:
+        """The node reached from ``node`` by ``action`` (None if no simulation took it)."""
         t = self.tree
-        f, k = int(t.first[node]), int(t.kids[node])
+        f, k = int(t.first[node]), int(t.tried[node])
         if f < 0:
             return None
-        i = int(np.searchsorted(t.action[f:f + k], action))
-        return f + i if i < k and t.action[f + i] == action else None
+        hits = np.flatnonzero(t.action[f:f + k] == action)
+        return int(t.child[f + int(hits[0])]) if len(hits) else None
 
     def best_action(self) -> int:
-        """A proven win if there is one, else the most visited child (ties: the better value)."""
-        t = self.tree
-        mover = int(t.player[self.root])
+        """A proven win if there is one, else the most visited child (ties:
+        the better value), else the highest prior."""
+        mover = int(self.tree.player[self.root])
         kids = self.children()
         if not kids:
-            legal = self.game.legal_actions()
-            return legal[0]
-        wins = [c for c in kids if c.proven != _mcts.UNKNOWN and c.action != self.swap
-                and c.proven == mover]
+            return self.game.legal_actions()[0]
+        wins = [c for c in kids if c.proven == mover and c.action != self.swap]
         if wins:
             return wins[0].action
-        return max(kids, key=lambda c: (c.visits, c.value)).action
+        return max(kids, key=lambda c: (c.visits, c.value if c.visits else -2.0, c.prior)).action
 
     def principal_variation(self, first_action: int, length: int = 12) -> list[int]:
+        """``first_action``, then the most visited move at each node after it
+        (while that move has at least two visits)."""
         node = self.child_node(self.root, first_action)
         pv = [first_action]
         t = self.tree
-        while node is not None and len(pv) < length and t.first[node] >= 0:
-            f, k = int(t.first[node]), int(t.kids[node])
-            j = f + int(np.argmax(t.n[f:f + k]))
+        while node is not None and len(pv) < length and t.first[node] >= 0 and t.tried[node]:
+            f, k = int(t.first[node]), int(t.tried[node])
+            kids = t.child[f:f + k]
+            e = f + int(np.argmax(t.n[kids]))
+            j = int(t.child[e])
             if t.n[j] < 2:
                 break
-            pv.append(int(t.action[j]))
+            pv.append(int(t.action[e]))
             node = j
         return pv
 
@@ -227,16 +409,20 @@ class RootParallel:
     """Several independent trees of one position searched at once, one per
     thread (root parallelisation: the compiled search releases the GIL), read
     as one: a child's visits are summed over the trees and its values are
-    the visit-weighted means. The reading API is :class:`Search`'s."""
+    the visit-weighted means. The tree protocol is :class:`Search`'s."""
 
     def __init__(self, trees: list[Search], pool) -> None:
         self.trees = trees
         self.pool = pool
         self.game = trees[0].game
+        self.swap = trees[0].swap
 
-    def run_for(self, simulations: int | None, seconds: float | None, **kw) -> int:
-        share = None if simulations is None else -(-simulations // len(self.trees))
-        return sum(self.pool.map(lambda t: t.run_for(share, seconds, **kw), self.trees))
+    def run_for(self, limit, **kw) -> int:
+        from ..ai.limit import Limit
+        share = limit
+        if limit.simulations is not None:
+            share = Limit(-(-limit.simulations // len(self.trees)), limit.seconds)
+        return sum(self.pool.map(lambda t: t.run_for(share, **kw), self.trees))
 
     @property
     def simulations(self) -> int:
@@ -245,9 +431,9 @@ class RootParallel:
     @property
     def proven(self) -> int:
         for t in self.trees:
-            if t.proven != _mcts.UNKNOWN:
+            if t.proven != _search.UNKNOWN:
                 return t.proven
-        return _mcts.UNKNOWN
+        return _search.UNKNOWN
 
     @property
     def root_visits(self) -> int:
@@ -261,23 +447,22 @@ class RootParallel:
         merged: dict[int, list] = {}
         for t in self.trees:
             for ch in t.children():
-                m = merged.setdefault(ch.action, [0, 0.0, _mcts.UNKNOWN, 0.0, 0.0])
+                m = merged.setdefault(ch.action, [0, 0.0, _search.UNKNOWN, 0.0, 0.0, 0.0])
                 m[0] += ch.visits
                 m[1] += ch.value * ch.visits
                 m[3] += ch.returns[0] * ch.visits
                 m[4] += ch.returns[1] * ch.visits
-                if ch.proven != _mcts.UNKNOWN:
+                m[5] = max(m[5], ch.prior)
+                if ch.proven != _search.UNKNOWN:
                     m[2] = ch.proven
         out = []
         for a in sorted(merged):
-            n, v, proven, r0, r1 = merged[a]
+            n, v, proven, r0, r1, p = merged[a]
             out.append(ChildStats(a, n, v / n if n else 0.0, proven,
-                                  (r0 / n, r1 / n) if n else (0.0, 0.0)))
+                                  (r0 / n, r1 / n) if n else (0.0, 0.0), p))
         return out
 
     def best_action(self) -> int:
-        """A proven win if a tree found one, else the most visited child over
-        all trees (ties: the better value)."""
         first = self.trees[0]
         mover = int(first.tree.player[first.root])
         kids = self.children()
@@ -286,7 +471,7 @@ class RootParallel:
         wins = [c for c in kids if c.proven == mover and c.action != first.swap]
         if wins:
             return wins[0].action
-        return max(kids, key=lambda c: (c.visits, c.value)).action
+        return max(kids, key=lambda c: (c.visits, c.value if c.visits else -2.0, c.prior)).action
 
     def principal_variation(self, first_action: int, length: int = 12) -> list[int]:
         """The line of the tree that visited ``first_action`` most."""

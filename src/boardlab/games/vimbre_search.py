@@ -1,264 +1,185 @@
-"""Vimbre's search advice (the plug-in contract: :mod:`boardlab.ai.advice`).
+"""Vimbre's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
 
-**Candidate moves** for the search tree (:func:`node_moves`).
+Mid-game vimbre has thousands of legal moves (every pair of legal points),
+far more than a search can try once each, so the search needs to know which
+are worth trying first.
 
-Mid-game vimbre has thousands of legal moves (every pair of legal points), far
-more than a search of a few hundred simulations can try once each. The tree
-therefore only considers moves built from the ``k`` most promising points:
+**Move priors** (``PRIOR``): every point gets the length of the shortest
+chain *through it* joining the mover's two edges, and the opponent's (0-1
+breadth-first search: own stone costs 0, empty point 1, enemy stone is a
+wall); its *slack* for a color is how much longer that is than the color's
+shortest chain. A point is worth ``max(0, 4 - slack)`` by the smaller of
+the two slacks (a point on either color's shortest chain extends one's own
+chain or blocks the opponent's), a pair the sum of its points, a flip its
+point plus one. The search orders each node's moves by these and keeps the
+best (``maxkids``), which is what makes vimbre searchable at all.
 
-* every point gets the length of the shortest chain *through it* joining the
-  mover's two edges and the opponent's (0-1 breadth-first search: own stone
-  costs 0, empty point 1, enemy stone is a wall); its *slack* for a color is
-  how much longer that is than the color's shortest chain;
-* points are ranked by the smaller of the two slacks (a point on either
-  color's shortest chain ranks first: it extends one's own chain or blocks the
-  opponent's), then by the sum, ties broken at random;
-* candidates: the single stones and the pairs of the top ``k`` points that are
-  legal, every legal flip, and ``pass`` when that is the only move.
-
-The list is a subset of the legal moves, never empty when a move exists (all
-legal moves are kept if the construction finds none). One-move wins are found
-separately (:func:`find_win`) over the full move list.
-
-**Playouts** (policy ``vimbre``, the default: it beat uniform playouts,
-docs/ai.md): two random legal single-stone points per turn (a pair), never a
-flip unless nothing else is legal. It never builds vimbre's full move list
-(~3,500 actions mid-game, most of the cost of a uniform playout), so it is
-about ten times faster.
-
-**One-move wins** (:func:`find_win`): instead of trying thousands of moves,
-it builds the few placements that could join the mover's two edges and
-verifies only those.
+**Evaluation** (``EVALUATE``): the difference of the two colors' shortest
+chains (the stones each still needs), through ``tanh``.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from typing import TYPE_CHECKING
+import math
 
-from ..ai.policies import Returns, unfinished_returns
-from ..ai.tactics import wins
-from ..core import grid
+import numpy as np
+from numba import njit
 
-if TYPE_CHECKING:
-    from .vimbre import Vimbre
+from ..fast._vimbre import _HEADER
+from ..fast.kernels import SIG_EVALUATE, SIG_PRIOR
 
-DEFAULT_PLAYOUT = "vimbre"
+# ---------------------------------------------------------------- compiled advice
+# (the one search's contract: boardlab.fast.advice). Point values come from
+# two-sided shortest chains, as the candidate moves above: a point on either
+# color's shortest chain is worth most (it extends one's own chain or blocks
+# the other's), and a point's value falls with its slack.
 
-INF = 1 << 20
+_BIG = 1 << 20
+#: a point's value is max(0, _REACH - slack): points more than this off
+#: both colors' shortest chains are worth nothing
+_REACH = 4.0
 
 
-def _distances(board, size: int, orth, v: int, sources) -> list[int]:
-    """0-1 BFS distance (cost of the points entered, source included) from a set
-    of edge points, for color value ``v``; enemy stones are walls."""
-    n = size * size
-    dist = [INF] * n
-    dq: deque[int] = deque()
-    for p in sources:
+@njit(cache=True)
+def _bfs(board, n, size, v, dist, queue, from_high):
+    """0-1 BFS costs (points entered, source included) from one edge of color
+    value ``v`` (1 black: rows, 2 white: columns); enemy stones are walls."""
+    for p in range(n):
+        dist[p] = _BIG
+    head = n  # a deque in queue[0 : 2n]: push front at head-1, back at tail
+    tail = n
+    for t in range(size):
+        if v == 1:
+            p = t + (n - size if from_high else 0)
+        else:
+            p = t * size + (size - 1 if from_high else 0)
         x = board[p]
         if x == v:
             dist[p] = 0
-            dq.appendleft(p)
+            head -= 1
+            queue[head] = p
         elif x == 0:
             dist[p] = 1
-            dq.append(p)
-    while dq:
-        p = dq.popleft()
+            queue[tail] = p
+            tail += 1
+    while head < tail:
+        p = queue[head]
+        head += 1
         d = dist[p]
-        for q in orth[p]:
+        r = p // size
+        c = p - r * size
+        for k in range(4):
+            if k == 0:
+                if c == size - 1:
+                    continue
+                q = p + 1
+            elif k == 1:
+                if c == 0:
+                    continue
+                q = p - 1
+            elif k == 2:
+                if r == size - 1:
+                    continue
+                q = p + size
+            else:
+                if r == 0:
+                    continue
+                q = p - size
             x = board[q]
             if x == v:
                 if d < dist[q]:
                     dist[q] = d
-                    dq.appendleft(q)
+                    head -= 1
+                    queue[head] = q
             elif x == 0 and d + 1 < dist[q]:
                 dist[q] = d + 1
-                dq.append(q)
-    return dist
+                queue[tail] = q
+                tail += 1
 
 
-def _edges(size: int, color: int) -> tuple[list[int], list[int]]:
+@njit(cache=True)
+def _through(state, color, out):
+    """Per point, the length of ``color``'s shortest chain through it (_BIG
+    where none passes); returns the shortest overall."""
+    size = state[0]
     n = size * size
-    if color == 0:  # black: row 1 to row size
-        return list(range(size)), list(range(n - size, n))
-    return list(range(0, n, size)), list(range(size - 1, n, size))
-
-
-def slacks(game, color: int) -> list[int]:
-    """Per point: length of the shortest chain of ``color`` through it minus the
-    shortest chain overall (INF where no chain can pass)."""
-    size = game.size
-    board = game.stones
-    orth = grid.neighbours(size)
+    board = state[_HEADER:_HEADER + n]
     v = color + 1
-    a, b = _edges(size, color)
-    d1 = _distances(board, size, orth, v, a)
-    d2 = _distances(board, size, orth, v, b)
-    through = [INF] * (size * size)
-    best = INF
-    for p in range(size * size):
+    d1 = np.empty(n, dtype=np.int64)
+    d2 = np.empty(n, dtype=np.int64)
+    queue = np.empty(2 * n + 2, dtype=np.int64)
+    _bfs(board, n, size, v, d1, queue, False)
+    _bfs(board, n, size, v, d2, queue, True)
+    best = _BIG
+    for p in range(n):
         x = board[p]
-        if x and x != v:
+        if (x != 0 and x != v) or d1[p] >= _BIG or d2[p] >= _BIG:
+            out[p] = _BIG
             continue
         t = d1[p] + d2[p] - (0 if x else 1)
-        through[p] = t
+        out[p] = t
         if t < best:
             best = t
-    return [t - best if t < INF else INF for t in through]
+    return best
 
 
-def candidates(game, legal: list[int], rng, k: int = 10) -> list[int]:
-    """The candidate moves (a subset of ``legal``), best-ranked first."""
-    n = game.n_points
-    me = game.current_player
-    board = game.stones
-    sm = slacks(game, me)
-    so = slacks(game, 1 - me)
-    rand = rng.random
-    empty = [p for p in range(n) if not board[p]]
-    ranked = sorted(empty, key=lambda p: (min(sm[p], so[p]), sm[p] + so[p], rand()))
-    top = ranked[:k]
-    legal_set = set(legal)
-    out: list[int] = []
-    for x, i in enumerate(top):
-        if i in legal_set:
-            out.append(i)
-        for j in top[x + 1:]:
-            a = game.pair_action(i, j)
-            if a in legal_set:
-                out.append(a)
-    first_flip = game.flip_action(0)
-    out.extend(a for a in legal if a >= first_flip)  # flips and pass
-    if not out:
-        return list(legal)
-    return out
-
-
-def node_moves(game, legal: list[int], rng) -> list[int]:
-    """The moves a new tree node considers: :func:`candidates`."""
-    return candidates(game, legal, rng)
-
-
-def vimbre_pairs(game, rng) -> int:
-    """A random action of the ``vimbre`` policy for the color to move.
-
-    Uses the engine's single-stone legality (``single_points``). Two
-    points that are not diagonal neighbours can always be played together when
-    each is legal alone (orthogonal neighbours included: a new orthogonal
-    neighbour never breaks the diagonal rule); diagonal neighbours are skipped
-    (the single stone is played instead). No legal single: the full move list
-    (flips, pairs that need each other, pass)."""
-    s = game.size
-    singles = game.single_points(game.current_player)
-    k = len(singles)
-    if not k:
-        legal = game.step_actions()
-        return legal[int(rng.random() * len(legal))]
-    rand = rng.random
-    ii = int(rand() * k)
-    if game.first_turn or k == 1:
-        return singles[ii]
-    jj = int(rand() * (k - 1))
-    if jj >= ii:  # a second point different from the first, uniformly
-        jj += 1
-    i = singles[ii]
-    j = singles[jj]
-    if j < i:
-        i, j = j, i
-    d = j - i
-    if (d == s - 1 and i % s) or (d == s + 1 and i % s != s - 1):
-        return i  # diagonal neighbours: keep it simple, one stone
-    return game.pair_action(i, j)
-
-
-def vimbre_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
-    apply = game.step
-    for _ in range(max_plies):
-        if game.current_player is None:
-            return game.returns()
-        apply(vimbre_pairs(game, rng))
-        if deadline is not None and clock() > deadline:
-            return None
-    return unfinished_returns(game)
-
-
-def find_win(game: Vimbre, legal: list[int]) -> int | None:
-    """A legal action that joins the mover's two edges at once, or None."""
-    board = game.stones
-    n = game.n_points
-    me = game.current_player
-    assert me is not None, "a finished game has no win to find"
-    v = me + 1
-    if board.count(v) + 2 < game.size:  # a chain needs a stone on every row/column
-        return None
-    edge = game.edge_bits(me)
-    orth = grid.neighbours(game.size)
-    # own groups: id per point and edge mask per group
-    gid = [-1] * n
-    gmask: list[int] = []
-    for s in range(n):
-        if board[s] != v or gid[s] >= 0:
-            continue
-        g = len(gmask)
-        gid[s] = g
-        stack = [s]
-        mask = 0
-        while stack:
-            x = stack.pop()
-            mask |= edge[x]
-            for y in orth[x]:
-                if board[y] == v and gid[y] < 0:
-                    gid[y] = g
-                    stack.append(y)
-        gmask.append(mask)
-
-    def groups(p: int) -> set[int]:
-        return {gid[q] for q in orth[p] if gid[q] >= 0}
-
-    def mask_of(p: int) -> int:
-        m = edge[p]
-        for q in orth[p]:
-            if gid[q] >= 0:
-                m |= gmask[gid[q]]
-        return m
-
-    legal_set = set(legal)
-    candidates: list[int] = []
-    masks = {}
+@njit(cache=True)
+def _point_values(state, out):
+    """Each point's value for the color to move (see _REACH)."""
+    size = state[0]
+    n = size * size
+    me = state[1]
+    tm = np.empty(n, dtype=np.int64)
+    to = np.empty(n, dtype=np.int64)
+    bm = _through(state, me, tm)
+    bo = _through(state, 1 - me, to)
     for p in range(n):
-        if board[p] == 0:
-            masks[p] = mask_of(p)
-    for p, m in masks.items():
-        if m == 3:
-            if p in legal_set:
-                candidates.append(p)
-            else:  # illegal alone: with any partner that makes it legal
-                candidates.extend(a for a in legal
-                                  if game.is_pair(a) and p in game.pair_points(a))
-    for p in range(n):
-        if board[p] and board[p] != v and game.flip_action(p) in legal_set \
-                and mask_of(p) == 3:
-            candidates.append(game.flip_action(p))
-    if not game.first_turn:
-        # two stones: adjacent to each other, or both touching one group
-        libs: dict[int, list[int]] = {}
-        for p, m in masks.items():
-            for g in groups(p):
-                libs.setdefault(g, []).append(p)
-            for q in orth[p]:
-                if q > p and q in masks and (m | masks[q]) == 3:
-                    candidates.append(game.pair_action(p, q))
-        for pts in libs.values():
-            for x in range(len(pts)):
-                i = pts[x]
-                for y in range(x + 1, len(pts)):
-                    j = pts[y]
-                    if (masks[i] | masks[j]) == 3:
-                        candidates.append(game.pair_action(i, j))
-    for a in candidates:
-        if a in legal_set and wins(game, a, me):
-            return a
-    return None
+        sm = tm[p] - bm if tm[p] < _BIG else _BIG
+        so = to[p] - bo if to[p] < _BIG else _BIG
+        s = sm if sm < so else so
+        out[p] = max(0.0, _REACH - s) + 0.05 * max(0.0, _REACH - (sm + so) / 2.0)
 
 
-PLAYOUTS = {"vimbre": vimbre_playout}
+@njit(SIG_PRIOR, cache=True)
+def prior(state, actions, k, out):
+    """Singles score their point's value, pairs the sum of theirs, flips
+    their point's value plus one (the stone changes sides), pass nothing."""
+    size = state[0]
+    n = size * size
+    flip_base = n + n * (n - 1) // 2
+    pv = np.empty(n, dtype=np.float64)
+    _point_values(state, pv)
+    i = 0  # pairs come in ascending (i, j) order: follow i along
+    for j in range(k):
+        a = actions[j]
+        if a < n:
+            out[j] = pv[a]
+        elif a < flip_base:
+            while i + 1 < n - 1 and n + (i + 1) * n - (i + 1) * (i + 2) // 2 <= a:
+                i += 1
+            q = a - (n + i * n - i * (i + 1) // 2) + i + 1
+            out[j] = pv[i] + pv[q]
+        elif a < flip_base + n:
+            out[j] = pv[a - flip_base] + 1.0
+        else:
+            out[j] = 0.0
+
+
+@njit(SIG_EVALUATE, cache=True)
+def evaluate(state):
+    """Color 0's value: the difference of the two colors' shortest chains
+    (stones still to place), through tanh."""
+    size = state[0]
+    n = size * size
+    t = np.empty(n, dtype=np.int64)
+    d0 = _through(state, 0, t)
+    d1 = _through(state, 1, t)
+    if d0 >= _BIG:
+        return -1.0 if d1 < _BIG else 0.0
+    if d1 >= _BIG:
+        return 1.0
+    return math.tanh(0.5 * (d1 - d0))
+
+
+PRIOR = prior
+EVALUATE = evaluate

@@ -1,39 +1,52 @@
-"""Yugo's search advice (the plug-in contract: :mod:`boardlab.ai.advice`).
+"""Yugo's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
 
-The end of game: which groups to mark as dead, and whether to accept.
+The end of play: which groups to mark as dead.
 
-docs/rules.md (Yugo): after the first double pass the color to move marks groups (``mark
-c3`` per group, increasing) and plays ``done``; the other color accepts (the
-marked groups are removed, the game ends) or rejects (play resumes; the next
-double pass ends the game with no removals).
+docs/rules.md (Yugo): after the first double pass the color to move marks
+groups (``mark c3`` per group, increasing) and plays ``done``; the other
+color accepts (the marked groups are removed, the game ends) or rejects
+(play resumes; the next double pass ends the game with no removals).
 
-* **Marking** (:func:`dead_groups`): the agent searches the position *as if
-  the proposal were rejected* (play resumes, the next double pass ends the
-  game) with its usual MCTS and budget, and watches every simulation's final
-  board: a group is dead when, in most simulations, most of its points end up
-  without a piece of its color (its pieces were captured). It marks exactly
-  those groups, of both colors, then ``done``.
-* **Answering** (:func:`answer`): ``accept`` ends the game, so its result is
-  known exactly; ``reject`` is valued by the search. The agent accepts exactly
-  when accepting does not change the result it expects: when accepting wins,
-  or when its search expects to lose anyway (value of rejecting <= 0).
-
-Policy ``yugo``: uniform during play; at the end it proposes no removal
-(``done``) and accepts, so a playout is scored on the board as it stands. Not
-the default: it lost a match to uniform playouts (3-9 at 50 simulations a
-move, docs/ai.md), whose random rejections make play go on until the board
-is more settled.
+* **Marking** (:func:`dead_groups`, played by :func:`special` without a tree
+  search): the position *as if the proposal were rejected* (play resumes,
+  the next double pass ends the game) is played out many times
+  (:func:`boardlab.fast.ownership.ownership`: who each point scores for at
+  the end of uniform playouts); a group is dead when its points end up
+  scoring for the other color more than for its own. It marks exactly those
+  groups, of both colors, then ``done``.
+* **Answering** is an ordinary move for the search: ``accept`` ends the
+  game, so its value is exact, and ``reject`` is valued by simulations; the
+  search takes whichever is worth more.
 """
 
 from __future__ import annotations
 
-from ..ai.policies import Returns, play_out
-from ..core.game import Game
+import numpy as np
+from numba import njit
 
-#: Trying a move with step_with_undo is cheaper than on a copy of a yugo game.
-SCAN_BY_COPY = False
+from ..core.game import Game
+from ..fast._rng import rand_below
+from ..fast._yugo import A_COL as _A_COL
+from ..fast._yugo import A_EMPL as _A_EMPL
+from ..fast._yugo import BORDER as _BORDER
+from ..fast._yugo import H_BUTTON as _H_BUTTON
+from ..fast._yugo import H_NEMPTY as _H_NEMPTY
+from ..fast._yugo import H_NP as _H_NP
+from ..fast._yugo import H_PHASE as _H_PHASE
+from ..fast._yugo import H_PLAYER as _H_PLAYER
+from ..fast._yugo import H_SIZE as _H_SIZE
+from ..fast._yugo import H_W as _H_W
+from ..fast._yugo import HEADER as _HEADER
+from ..fast._yugo import MARK as _MARK
+from ..fast._yugo import OVER as _OVER
+from ..fast._yugo import PLAY as _PLAY
+from ..fast._yugo import _kind, _to_p
+from ..fast._yugo import apply as kernel_apply
+from ..fast.kernels import SIG_PLAYOUT
 
 PLAY_TOKENS = {"x": 1, "X": 1, "o": 2, "O": 2}
+#: uniform playouts behind a marking plan
+MARK_PLAYOUTS = 512
 
 
 def phase(game: Game) -> str:
@@ -98,9 +111,10 @@ def resumed(game: Game) -> Game:
     return type(game).from_position(" ".join(out))
 
 
-def dead_groups(game: Game, agent) -> list[int]:
-    """The groups (by smallest point) the agent's search says are dead."""
-    from ..ai.mcts import MCTSAgent
+def dead_groups(game: Game, seed: int = 0, playouts: int = MARK_PLAYOUTS) -> list[int]:
+    """The groups (by smallest point) that playouts from the resumed position
+    say are dead: their points score for the other color on average."""
+    from ..fast.ownership import ownership
 
     start_groups = groups(game)
     if not start_groups:
@@ -108,57 +122,26 @@ def dead_groups(game: Game, agent) -> list[int]:
     play = resumed(game)
     if play.is_over:
         return []
-    lost = {g: 0 for g in start_groups}
-    sims = [0]
-
-    def observe(g: Game) -> None:
-        sims[0] += 1
-        col = _colors(g)
-        for gid, (c, pts) in start_groups.items():
-            gone = sum(col[p] != c for p in pts)
-            if 2 * gone > len(pts):
-                lost[gid] += 1
-
-    probe = MCTSAgent(iterations=agent.iterations, seconds=agent.seconds,
-                      seed=agent.rng.randrange(2 ** 31), c=agent.c,
-                      playout=agent.playout_name, reuse=False, win_scan=False,
-                      widening=agent.widening)
-    seconds = None if agent.seconds is None else 0.8 * agent.seconds
-    probe.search(play, play.legal_actions(), seconds, observe)
-    if not sims[0]:
+    owned = ownership(play, playouts, seed)
+    if owned is None:
         return []
-    return sorted(g for g, k in lost.items() if 2 * k > sims[0])
+    dead = []
+    for gid, (c, pts) in start_groups.items():
+        sign = 1.0 if c == 1 else -1.0
+        if sign * sum(owned[p] for p in pts) < 0:
+            dead.append(gid)
+    return sorted(dead)
 
 
-def answer(game: Game, agent) -> int:
-    """``accept`` or ``reject`` (integer actions) by the rule in the module docstring."""
-    n = game.n_points
-    accept, reject = 3 * n + 3, 3 * n + 4
-    me = game.current_player
-    assert me is not None, "answering is a move of a game in progress"
-    g = game.copy(history=False)
-    g.apply_action(accept)
-    accept_wins = g.returns()[me] > 0
-    if accept_wins:
-        return accept
-    root = agent.search(game, [reject], None if agent.seconds is None else 0.9 * agent.seconds)
-    child = root.children.get(reject)
-    expected = child.value(me) if child is not None and child.n else 0.0
-    return reject if expected > 0 else accept
-
-
-def special(game: Game, agent, memo: dict) -> int | None:
-    """The action the agent plays while marking or answering (no tree search
-    of its own: :func:`dead_groups` and :func:`answer`); None in play. The
-    dead groups are found once per proposal and kept in ``memo``."""
-    now = phase(game)
-    if now == "answer":
-        return answer(game, agent)
-    if now != "mark":
+def special(game: Game, memo: dict) -> int | None:
+    """The action to play while marking (the next dead group, then ``done``);
+    None in play and when answering (the search decides). The dead groups
+    are found once per proposal and kept in ``memo``."""
+    if phase(game) != "mark":
         return None
     key = resumed(game).position()
     if memo.get("plan_key") != key:
-        memo["plan_key"], memo["plan"] = key, dead_groups(game, agent)
+        memo["plan_key"], memo["plan"] = key, dead_groups(game, seed=len(game))
     legal = set(game.legal_actions())
     base = 2 * game.n_points + 2
     for g in memo["plan"]:
@@ -167,21 +150,73 @@ def special(game: Game, agent, memo: dict) -> int | None:
     return 3 * game.n_points + 2  # done
 
 
-def yugo_playout(game, rng, deadline, clock, max_plies) -> Returns | None:
-    n = game.n_points
-    done = 3 * n + 2
-    accept = 3 * n + 3
-    rand = rng.random
+# ---------------------------------------------------------------- compiled advice
+# The informed playout (``POLICY_PLAYOUT``, the one search's ``policy``
+# evaluator), as Go programs' playouts: uniform over the legal placements
+# except a point every neighbour of which is the mover's own piece (its own
+# eye: filling it only takes a liberty from its own group), and passing when
+# nothing else is left; at the end it proposes no removal and accepts, so a
+# playout is scored on the board as it stands, which eye-keeping playouts
+# leave settled (dead groups were captured on the way).
 
-    def choose(legal: list[int]) -> int:
-        last = legal[-1]
-        if last == done:          # marking phase: propose no removal
-            return done
-        if last == accept + 1:    # [accept, reject]
-            return accept
-        return legal[int(rand() * len(legal))]
-
-    return play_out(game, choose, deadline, clock, max_plies)
+@njit(cache=True)
+def _own_eye(state, x, mine, col, w):
+    return (state[col + x - 1] in (mine, _BORDER) and state[col + x + 1] in (mine, _BORDER)
+            and state[col + x - w] in (mine, _BORDER) and state[col + x + w] in (mine, _BORDER))
 
 
-PLAYOUTS = {"yugo": yugo_playout}
+@njit(cache=True)
+def _pick(state, rng, mine, col, empl, w):
+    """A uniform legal placement that does not fill the mover's own eye, or
+    (-1, 0) when there is none: rejection first, then a scan."""
+    e = state[_H_NEMPTY]
+    for _ in range(8):
+        if e == 0:
+            break
+        x = state[empl + np.int64(rand_below(rng, e))]
+        kind = _kind(state, x, mine)
+        if kind and not _own_eye(state, x, mine, col, w):
+            return x, kind
+    off = np.int64(rand_below(rng, e)) if e else 0
+    for i in range(e):
+        x = state[empl + (i + off) % e]
+        kind = _kind(state, x, mine)
+        if kind and not _own_eye(state, x, mine, col, w):
+            return x, kind
+    return -1, 0
+
+
+@njit(SIG_PLAYOUT, cache=True)
+def policy_playout(state, rng, record):
+    s = state[_H_SIZE]
+    n = s * s
+    np_ = state[_H_NP]
+    w = state[_H_W]
+    col = _HEADER + _A_COL * np_
+    empl = _HEADER + _A_EMPL * np_
+    cap = record.shape[0]
+    plies = 0
+    while state[_H_PHASE] != _OVER:
+        phase = state[_H_PHASE]
+        if phase == _PLAY:
+            x, kind = _pick(state, rng, state[_H_PLAYER] + 1, col, empl, w)
+            if x >= 0:
+                action = _to_p(state, x) + (n if kind == 2 else 0)
+            elif state[_H_BUTTON] < 0:
+                action = n + n
+            else:
+                action = n + n + 1
+        elif phase == _MARK:
+            action = 3 * n + 2            # done: no removals proposed
+        else:
+            action = 3 * n + 3            # accept
+        kernel_apply(state, action)
+        if cap > 0:
+            if plies >= cap:
+                raise ValueError("yugo policy playout: longer than the record array")
+            record[plies] = action
+        plies += 1
+    return plies
+
+
+POLICY_PLAYOUT = policy_playout

@@ -260,9 +260,7 @@ def warm_up() -> None:
     this worker, so the first analysis a user asks for shows candidates
     within a second rather than after the loading. Run by a worker at its
     start (``EnginePool(warm=...)``), in a thread of its own."""
+    from boardlab.ai.search import analysis_settings
     from boardlab.fast.search import Search
     for name in boardlab.GAMES:
-        try:
-            Search(boardlab.new_game(name), seed=0).run(16)
-        except Exception:  # noqa: BLE001 - a game without a kernel is analysed by pymcts
-            continue
+        Search(boardlab.new_game(name), analysis_settings(name), seed=0).run(16)

@@ -1,0 +1,803 @@
+"""The one search: Monte Carlo tree search compiled with numba, handed an evaluator.
+
+Shaped like OpenSpiel's ``MCTSBot``: the tree and the selection rule are
+generic, and what a leaf is worth comes from an *evaluator*:
+
+* ``EVAL_PLAYOUT``: the kernel's uniform random playout (the textbook);
+* ``EVAL_POLICY``: the game's own informed playout, compiled in its plug-in
+  (``boardlab.games.<game>_search``; :mod:`boardlab.fast.advice`);
+* ``EVAL_MAST``: a generic playout biased by MAST (move-average sampling:
+  each color's mean return of each action over the simulations so far,
+  played epsilon-greedily);
+* ``EVAL_HEURISTIC``: the game's static evaluation of the leaf, no playout;
+* ``EVAL_EXTERNAL``: the search stops at a batch of leaves
+  (:func:`collect`), Python evaluates them (priors and values, e.g. a
+  neural network) and hands the results back (:func:`deliver`).
+
+This file never names a game: the kernel's functions and the game's advice
+arrive as tables of addresses (``_loops.kernel_table``,
+``advice.advice_table``) and are called indirectly, so one compiled loop
+serves every game and stays in numba's on-disk cache.
+
+The tree lives in flat arrays: one row per *node* (a position some
+simulation reached) and one per *edge* (an action of an expanded node: its
+action, prior and child node, -1 until a simulation takes it). A node's
+edges are written together when it is first expanded, contiguous, ordered
+so that the best *unvisited* edge is always the first unvisited one: by the
+game's move priors (descending) when it gives priors, else in a random order
+(drawn lazily, one random number per expansion step). Then ``tried[node]``
+edges have children, they are the first ``tried``, and selection scores
+those plus the next one only: a node with thousands of moves (vimbre) costs
+what its visited children cost, which is progressive widening in the
+prior's order, and an untaken move costs an edge row (16 bytes), not a
+node. A node may keep only its ``maxkids`` best edges.
+
+Each node stores the color to act there and the sum of *color 0's* returns
+(returns are zero-sum: color 1's is the negation), so a color acting twice in
+a row (implo's resolutions, yugo's marking) needs no alternation rule, and
+the pie swap edge is valued for the other color, whose owner the swapping
+player becomes.
+
+Selection (the mover's view of child j, owned by color ``col``)::
+
+    Q_j = (1 - alpha) * mean return + alpha * minimax of heuristic values
+    score = Q_j + c * sqrt(ln N / n_j) + cpuct * P_j * sqrt(N) / (1 + n_j)
+            + pb * P_j / (1 + n_j)
+
+with an unvisited child taken at once when ``fpu`` is "infinite" (UCB1:
+try every child once), else valued ``fpu`` or, with ``fpu_red`` >= 0, the
+parent's mean for the mover minus ``fpu_red`` (as Leela Zero does).
+
+Enhancements, each switchable in ``params`` so a match can measure it:
+score-aware returns (a win by a wider margin is worth a little more, where
+the game keeps scores), implicit minimax backups (Lanctot et al. 2014: the
+heuristic values of the visited leaves backed up by minimax and mixed into
+Q), playout cut-off (a playout stops after ``cutoff`` plies and the
+heuristic judges it), the MCTS-solver (proven wins and losses), and tree
+reuse (a search may continue from any visited node).
+
+Simulations run in chunks: numba cannot read the clock, so Python calls
+chunks until the budget (:class:`boardlab.ai.limit.Limit`) is spent.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, types
+
+from . import _loops
+from ._rng import rand_below, rand_unit
+
+UNVISITED = -2        # player[]: not used for nodes (a node exists once visited)
+TERMINAL = -1
+UNKNOWN = -1          # proven: not proven
+DRAW = 2
+WAITING = -3          # first[]: a leaf collected for an outside evaluation
+INF_FPU = 1e9         # an fpu at or above this: try every child once first
+
+EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3, 4
+
+# params (float64 vector)
+(P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
+ P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS) = range(16)
+NUM_PARAMS = 16
+
+
+def default_params() -> np.ndarray:
+    """Plain UCB1 (c = 1), every child tried once, uniform playouts."""
+    p = np.zeros(NUM_PARAMS, dtype=np.float64)
+    p[P_C] = 1.0
+    p[P_FPU] = 2 * INF_FPU
+    p[P_FPU_RED] = -1.0
+    p[P_SCORE_SCALE] = 1.0
+    p[P_PRIOR_TEMP] = 1.0
+    p[P_VLOSS] = 1.0
+    return p
+
+
+class Tree:
+    """The arrays of one search tree: ``nodes`` node rows, ``edges`` edge
+    rows (allocated lazily by the OS: an unused row costs nothing)."""
+
+    def __init__(self, nodes: int, edges: int, num_actions: int, state_len: int) -> None:
+        self.parent = np.zeros(nodes, dtype=np.int64)
+        self.pedge = np.zeros(nodes, dtype=np.int64)    # the edge that leads here
+        self.first = np.zeros(nodes, dtype=np.int64)    # first edge; -1 unexpanded
+        self.kids = np.zeros(nodes, dtype=np.int64)     # edges kept
+        self.tried = np.zeros(nodes, dtype=np.int64)    # edges with a child (a prefix)
+        self.nlegal = np.zeros(nodes, dtype=np.int64)   # legal actions (>= kids)
+        self.player = np.zeros(nodes, dtype=np.int64)
+        self.proven = np.zeros(nodes, dtype=np.int64)
+        self.n = np.zeros(nodes, dtype=np.float64)
+        self.w = np.zeros(nodes, dtype=np.float64)      # color 0's summed returns
+        self.hv = np.zeros(nodes, dtype=np.float64)     # implicit minimax value (color 0)
+        self.action = np.zeros(edges, dtype=np.int32)
+        self.prior = np.zeros(edges, dtype=np.float32)
+        self.child = np.zeros(edges, dtype=np.int32)
+        self.en = np.zeros(edges, dtype=np.float64)     # the child's visits and color 0's
+        self.ew = np.zeros(edges, dtype=np.float64)     # returns, kept on the edge too
+        self.meta = np.zeros(4, dtype=np.int64)  # [nodes used, edges used, pending leaves, -]
+        self.scratch = np.zeros(state_len, dtype=np.int64)
+        self.buf = np.zeros(num_actions + 1, dtype=np.int64)
+        self.fbuf = np.zeros(num_actions + 1, dtype=np.float64)
+        self.path = np.zeros(4096, dtype=np.int64)
+        self.scores = np.zeros(2, dtype=np.float64)
+        # MAST: per color and action, visits and summed returns
+        self.mast = np.zeros((2, 2, num_actions + 1), dtype=np.float64)
+        self.seq = np.zeros((2, 1 << 16), dtype=np.int64)  # a simulation's (action, mover)s
+
+    def arrays(self) -> tuple:
+        return (self.parent, self.pedge, self.first, self.kids, self.tried, self.nlegal,
+                self.player, self.proven, self.n, self.w, self.hv, self.action, self.prior,
+                self.child, self.en, self.ew, self.meta, self.scratch, self.buf, self.fbuf, self.path,
+                self.scores, self.mast, self.seq)
+
+
+@njit(cache=True)
+def _new_node(i, par, e, p, parent, pedge, first, kids, tried, nlegal, player, proven, n, w,
+              hv):
+    parent[i] = par
+    pedge[i] = e
+    first[i] = -1
+    kids[i] = 0
+    tried[i] = 0
+    nlegal[i] = 0
+    player[i] = p
+    proven[i] = UNKNOWN
+    n[i] = 0.0
+    w[i] = 0.0
+    hv[i] = 0.0
+
+
+@njit(cache=True)
+def reset_tree(root_player, parent, pedge, first, kids, tried, nlegal, player, proven, n, w,
+               hv, meta):
+    _new_node(0, -1, -1, root_player, parent, pedge, first, kids, tried, nlegal, player,
+              proven, n, w, hv)
+    meta[0] = 1
+    meta[1] = 0
+    meta[2] = 0
+
+
+@njit(cache=True, inline="always")
+def _owner(mover, a, swap):
+    """The color whose value an edge is chosen for (the swapper takes the other)."""
+    return 1 - mover if a == swap else mover
+
+
+@njit(cache=True, inline="always")
+def _sign(col):
+    return 1.0 if col == 0 else -1.0
+
+
+@njit(cache=True)
+def _returns(outcome, s, scores, params):
+    """Color 0's return at a finished position ``s``: +-1 (0 for a draw),
+    moved towards +-(1 + margin) with score-aware values, scaled back into
+    [-1, 1]."""
+    winner, _ = outcome(s, scores)
+    if winner != 0 and winner != 1:
+        return 0.0
+    r = 1.0 if winner == 0 else -1.0
+    lam = params[P_SCORE]
+    if lam > 0.0:
+        margin = abs(scores[0] - scores[1])
+        if margin == margin:  # not NaN: the game keeps scores
+            m = min(1.0, margin / params[P_SCORE_SCALE])
+            r = r * (1.0 + lam * m) / (1.0 + lam)
+    return r
+
+
+@njit(cache=True)
+def _heuristic(evaluate, has_eval, live, s, scores, params):
+    """Color 0's heuristic value of a position in play: the game's own
+    evaluation where its plug-in has one, else its live score margin
+    (``tanh(margin / scale)``), else 0."""
+    if has_eval:
+        return evaluate(s)
+    if live(s, scores):
+        return math.tanh((scores[0] - scores[1]) / params[P_SCORE_SCALE])
+    return 0.0
+
+
+@njit(cache=True)
+def _best_first(scores, k, keep):
+    """The indices of the ``keep`` highest of ``scores[:k]``, highest first
+    (a partition, then a sort of the kept ones only)."""
+    if keep < k:
+        thr = np.partition(scores[:k].copy(), k - keep)[k - keep]
+        idx = np.empty(keep, dtype=np.int64)
+        m = 0
+        for j in range(k):
+            if scores[j] > thr and m < keep:
+                idx[m] = j
+                m += 1
+        for j in range(k):
+            if m >= keep:
+                break
+            if scores[j] == thr:
+                idx[m] = j
+                m += 1
+        sub = np.empty(keep, dtype=np.float64)
+        for j in range(keep):
+            sub[j] = -scores[idx[j]]
+        return idx[np.argsort(sub)]
+    return np.argsort(-scores[:k])
+
+
+@njit(cache=True)
+def _write_edges(node, k, keep, used, order, sorted_scores, buf, fbuf, rng, first, kids, tried,
+                 nlegal, action, prior, child, en, ew, meta):
+    """``node``'s edges: ``keep`` of its ``k`` legal actions ``buf``, in
+    ``order`` (None-like: an empty order keeps a random subset in legal
+    order) with softmax priors of ``fbuf`` (``sorted_scores``) or uniform."""
+    if sorted_scores:
+        top = fbuf[order[0]] if keep else 0.0
+        total = 0.0
+        for j in range(keep):
+            total += math.exp(fbuf[order[j]] - top)
+        for j in range(keep):
+            e = used + j
+            action[e] = buf[order[j]]
+            prior[e] = math.exp(fbuf[order[j]] - top) / total
+            child[e] = -1
+            en[e] = 0.0
+            ew[e] = 0.0
+    else:
+        if keep < k:  # a random subset
+            for j in range(keep):
+                r = j + rand_below(rng, k - j)
+                t = buf[r]
+                buf[r] = buf[j]
+                buf[j] = t
+        u = 1.0 / keep if keep else 0.0
+        for j in range(keep):
+            e = used + j
+            action[e] = buf[j]
+            prior[e] = u
+            child[e] = -1
+            en[e] = 0.0
+            ew[e] = 0.0
+    first[node] = used
+    kids[node] = keep
+    nlegal[node] = k
+    tried[node] = 0
+    meta[1] = used + keep
+
+
+@njit(cache=True)
+def _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried, nlegal, action,
+            prior, child, en, ew, meta, buf, fbuf):
+    """Write ``node``'s edges for its position ``s``. False when the edge
+    arrays have no room left (nothing changed)."""
+    k = legal_actions(s, buf)
+    keep = k
+    maxkids = int(params[P_MAXKIDS])
+    if maxkids > 0 and keep > maxkids:
+        keep = maxkids
+    used = meta[1]
+    if used + keep > action.shape[0]:
+        return False
+    if params[P_PRIORS] > 0.5:
+        prior_fn(s, buf, k, fbuf)
+        temp = params[P_PRIOR_TEMP]
+        for j in range(k):
+            fbuf[j] = fbuf[j] / temp + 1e-9 * rand_unit(rng)  # ties: random order
+        order = _best_first(fbuf, k, keep)
+        _write_edges(node, k, keep, used, order, True, buf, fbuf, rng, first, kids, tried,
+                     nlegal, action, prior, child, en, ew, meta)
+    else:
+        _write_edges(node, k, keep, used, buf[:0], False, buf, fbuf, rng, first, kids, tried,
+                     nlegal, action, prior, child, en, ew, meta)
+    return True
+
+
+@njit(cache=True)
+def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv, action,
+            prior, child, en, ew):
+    """The edge of ``node`` to follow, by the rule in the module doc."""
+    m = player[node]
+    f = first[node]
+    t = tried[node]
+    k = kids[node]
+    fpu = params[P_FPU]
+    if t < k and fpu >= INF_FPU:
+        if params[P_PRIORS] < 0.5:  # random order, drawn now
+            r = f + t + rand_below(rng, k - t)
+            a = action[r]
+            action[r] = action[f + t]
+            action[f + t] = a
+        return f + t
+    solver = params[P_SOLVER] > 0.5
+    c = params[P_C]
+    cpuct = params[P_CPUCT]
+    pb = params[P_PB]
+    alpha = params[P_IMPLICIT]
+    nn = n[node]
+    logn = c * math.sqrt(math.log(nn + 1.0)) if c > 0.0 else 0.0
+    sqrtn = cpuct * math.sqrt(nn + 1.0)
+    best = -1
+    best_v = -1e300
+    for e in range(f, f + t):
+        a = action[e]
+        col = _owner(m, a, swap)
+        if solver:
+            pv = proven[child[e]]
+            if pv != UNKNOWN and a != swap:
+                if pv == col:
+                    return e
+                if pv != DRAW:
+                    if -1e200 > best_v:
+                        best_v = -1e200
+                        best = e
+                    continue
+        nj = en[e]
+        sg = _sign(col)
+        q = sg * ew[e] / nj if nj > 0.0 else 0.0
+        if alpha > 0.0:
+            q = (1.0 - alpha) * q + alpha * sg * hv[child[e]]
+        v = q + logn / math.sqrt(nj + 1e-9) + (sqrtn + pb) * prior[e] / (1.0 + nj)
+        if v > best_v:
+            best_v = v
+            best = e
+    if t < k:
+        e = f + t
+        if params[P_FPU_RED] >= 0.0:
+            q = (_sign(m) * w[node] / nn if nn > 0.0 else 0.0) - params[P_FPU_RED]
+        else:
+            q = fpu
+        v = q + logn + (sqrtn + pb) * prior[e]
+        if v > best_v:
+            best = e
+    return best
+
+
+@njit(cache=True)
+def _update_proof(node, swap, first, tried, kids, nlegal, player, proven, action, child):
+    """Re-derive ``node``'s proof from its children's (solver)."""
+    m = player[node]
+    f = first[node]
+    k = kids[node]
+    if f < 0 or k == 0:
+        return
+    t = tried[node]
+    all_known = t == k and k == nlegal[node]
+    any_draw = False
+    for e in range(f, f + t):
+        if action[e] == swap:
+            all_known = False  # a swap changes who owns which color: never proven
+            continue
+        pv = proven[child[e]]
+        if pv == m:
+            proven[node] = m
+            return
+        if pv == UNKNOWN:
+            all_known = False
+        elif pv == DRAW:
+            any_draw = True
+    if all_known:
+        proven[node] = DRAW if any_draw else 1 - m
+
+
+@njit(cache=True)
+def _minimax(node, swap, first, tried, player, hv, action, child):
+    """``node``'s implicit minimax value: its best visited child's, for the mover."""
+    m = player[node]
+    f = first[node]
+    t = tried[node]
+    if f < 0 or t == 0 or m < 0:
+        return
+    best = -1e300
+    val = 0.0
+    for e in range(f, f + t):
+        j = child[e]
+        v = _sign(_owner(m, action[e], swap)) * hv[j]
+        if v > best:
+            best = v
+            val = hv[j]
+    hv[node] = val
+
+
+@njit(cache=True)
+def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast, seq, start):
+    """A playout choosing epsilon-greedily by MAST's action values; records
+    each (action, mover) in ``seq`` from ``start``; returns the new length."""
+    eps = params[P_MAST_EPS]
+    length = start
+    cap = seq.shape[1]
+    while True:
+        p = current_player(s)
+        if p < 0:
+            break
+        k = legal_actions(s, buf)
+        if rand_unit(rng) < eps:
+            a = buf[rand_below(rng, k)]
+        else:
+            off = rand_below(rng, k)
+            a = buf[off]
+            best = -1e300
+            for jj in range(k):
+                b = buf[(jj + off) % k]
+                cnt = mast[p, 0, b]
+                v = mast[p, 1, b] / cnt if cnt > 0.0 else 1.0  # untried: optimistic
+                if v > best:
+                    best = v
+                    a = b
+        if length < cap:
+            seq[0, length] = a
+            seq[1, length] = p
+            length += 1
+        apply(s, a)
+    return length
+
+
+@njit(cache=True)
+def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
+    """At most ``plies`` uniform random plies; True if the game ended."""
+    for _ in range(plies):
+        if current_player(s) < 0:
+            return True
+        k = legal_actions(s, buf)
+        apply(s, buf[rand_below(rng, k)])
+    return current_player(s) < 0
+
+
+@njit(cache=True)
+def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, policy,
+              evaluate, has_eval, live, rng, params, buf, scores, mast, seq, seqlen):
+    """Color 0's value of leaf ``s`` by the evaluator ``mode`` (``s`` is
+    consumed); returns (value, new MAST sequence length)."""
+    record = buf[:0]
+    if current_player(s) < 0:
+        return _returns(outcome, s, scores, params), seqlen
+    if mode == EVAL_HEURISTIC:
+        return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
+    cutoff = int(params[P_CUTOFF])
+    if cutoff > 0:
+        if not _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, cutoff):
+            return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
+    elif mode == EVAL_MAST:
+        seqlen = _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast,
+                               seq, seqlen)
+    elif mode == EVAL_POLICY:
+        policy(s, rng, record)
+    else:
+        playout(s, rng, record)
+    return _returns(outcome, s, scores, params), seqlen
+
+
+@njit(cache=True)
+def _mast_update(mast, seq, length, r0):
+    for t in range(length):
+        a = seq[0, t]
+        p = seq[1, t]
+        mast[p, 0, a] += 1.0
+        mast[p, 1, a] += r0 if p == 0 else -r0
+
+
+@njit(cache=True)
+def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
+              evaluate, has_eval, live, root_state, root, swap, params, rng, parent, pedge,
+              first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
+              scratch, buf, fbuf, path, scores, mast, seq, sims):
+    """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
+    from ``root``, one loop (a call per simulation would pass every array
+    each time); the number done (fewer once the root is proven)."""
+    solver = params[P_SOLVER] > 0.5
+    implicit = params[P_IMPLICIT] > 0.0
+    mode = int(params[P_EVAL])
+    use_mast = mode == EVAL_MAST
+    for done in range(sims):
+        if solver and proven[root] != UNKNOWN:
+            return done
+        _one(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
+             evaluate, has_eval, live, root_state, root, swap, params, rng, parent, pedge,
+             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
+             meta, scratch, buf, fbuf, path, scores, mast, seq, solver, implicit, mode, use_mast)
+    return sims
+
+
+@njit(cache=True)
+def _one(legal_actions, apply, current_player, outcome, playout, policy, prior_fn, evaluate,
+         has_eval, live, root_state, root, swap, params, rng, parent, pedge, first, kids, tried,
+         nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta, scratch, buf,
+         fbuf, path, scores, mast, seq, solver, implicit, mode, use_mast):
+    """One simulation (inlined into :func:`_simulate`'s loop)."""
+    s = scratch
+    s[:] = root_state
+    node = root
+    depth = 0
+    path[0] = root
+    cap = parent.shape[0]
+    exact = UNKNOWN
+    seqlen = 0
+    while True:
+        m = player[node]
+        if m == TERMINAL:
+            break
+        if solver and proven[node] != UNKNOWN and node != root:
+            exact = proven[node]  # an exact value: no need to look further
+            break
+        if first[node] < 0:
+            if not _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried,
+                           nlegal, action, prior, child, en, ew, meta, buf, fbuf):
+                break  # no room: evaluate from here
+        e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
+                    action, prior, child, en, ew)
+        a = action[e]
+        if use_mast and seqlen < seq.shape[1]:
+            seq[0, seqlen] = a
+            seq[1, seqlen] = m
+            seqlen += 1
+        j = child[e]
+        if j < 0 and meta[0] >= cap:
+            break  # no room for a node: evaluate from here
+        apply(s, a)
+        depth += 1
+        if j < 0:  # a new node
+            j = meta[0]
+            meta[0] = j + 1
+            p = current_player(s)
+            _new_node(j, node, e, p, parent, pedge, first, kids, tried, nlegal, player, proven,
+                      n, w, hv)
+            child[e] = j
+            tried[node] += 1
+            path[depth] = j
+            node = j
+            if p == TERMINAL:
+                if solver:
+                    winner, _ = outcome(s, scores)
+                    proven[j] = winner
+                if implicit:
+                    hv[j] = _returns(outcome, s, scores, params)
+            elif implicit:
+                hv[j] = _heuristic(evaluate, has_eval, live, s, scores, params)
+            break
+        path[depth] = j
+        node = j
+        if depth + 1 >= path.shape[0]:
+            break
+    if exact != UNKNOWN:
+        r0 = 0.0 if exact == DRAW else (1.0 if exact == 0 else -1.0)
+    else:
+        r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
+                               policy, evaluate, has_eval, live, rng, params, buf, scores, mast,
+                               seq, seqlen)
+    for d in range(depth, -1, -1):
+        i = path[d]
+        n[i] += 1.0
+        w[i] += r0
+        if d > 0:
+            e = pedge[i]
+            en[e] += 1.0
+            ew[e] += r0
+        if d < depth:
+            if solver and proven[i] == UNKNOWN:
+                _update_proof(i, swap, first, tried, kids, nlegal, player, proven, action, child)
+            if implicit:
+                _minimax(i, swap, first, tried, player, hv, action, child)
+    if use_mast:
+        _mast_update(mast, seq, seqlen, r0)
+
+
+_FNS = types.Array(types.int64, 1, "C")
+_A1 = types.Array(types.int64, 1, "C")
+_A2 = types.Array(types.int64, 2, "C")
+_I32 = types.Array(types.int32, 1, "C")
+_F32 = types.Array(types.float32, 1, "C")
+_F1 = types.Array(types.float64, 1, "C")
+_F2 = types.Array(types.float64, 2, "C")
+_F3 = types.Array(types.float64, 3, "C")
+_U1 = types.Array(types.uint64, 1, "C")
+_TREE = (_A1, _A1, _A1, _A1, _A1, _A1, _A1, _A1, _F1, _F1, _F1, _I32, _F32, _I32, _F1, _F1, _A1,
+         _A1, _A1, _F1, _A1, _F1, _F3, _A2)
+
+
+@njit(types.int64(_FNS, _FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, *_TREE),
+      cache=True, nogil=True)  # nogil: root-parallel trees search in threads at once
+def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent, pedge, first,
+                 kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
+                 scratch, buf, fbuf, path, scores, mast, seq):
+    """Up to ``sims`` simulations from node ``root``, whose position is
+    ``root_state``; the number done (fewer once the root is proven)."""
+    legal = _loops._make_legal(fns[2], fns[3])
+    apply = _loops._make_apply(fns[6], fns[7])
+    current = _loops._make_current(fns[8], fns[9])
+    outcome = _loops._make_outcome(fns[10], fns[11])
+    playout = _loops._make_playout(fns[12], fns[13])
+    live = _loops._make_live_scores(fns[14], fns[15])
+    prior_fn = _loops._make_prior(advice[0], advice[1])
+    policy = _loops._make_playout(advice[2], advice[3])
+    evaluate = _loops._make_evaluate(advice[4], advice[5])
+    has_eval = advice[8] != 0
+    return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
+                     has_eval, live, root_state, root, swap, params, rng, parent, pedge, first,
+                     kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
+                     meta, scratch, buf, fbuf, path, scores, mast, seq, sims)
+
+
+# ---------------------------------------------------------------- external evaluation
+
+
+@njit(cache=True)
+def _undo_virtual(leaf, root, swap, vl, pedge, parent, player, n, w, action, en, ew):
+    """Take back the virtual loss :func:`collect` put on the path to ``leaf``."""
+    i = leaf
+    while i != root:
+        p = parent[i]
+        e = pedge[i]
+        col = _owner(player[p], action[e], swap)
+        n[i] -= 1.0
+        w[i] += vl * _sign(col)
+        en[e] -= 1.0
+        ew[e] += vl * _sign(col)
+        i = p
+    n[root] -= 1.0
+
+
+@njit(cache=True)
+def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids, nlegal,
+                 player, proven, n, w, action, child, en, ew):
+    i = leaf
+    while True:
+        n[i] += 1.0
+        w[i] += r0
+        if i != root:
+            e = pedge[i]
+            en[e] += 1.0
+            ew[e] += r0
+        if solver and i != leaf and proven[i] == UNKNOWN:
+            _update_proof(i, swap, first, tried, kids, nlegal, player, proven, action, child)
+        if i == root:
+            break
+        i = parent[i]
+
+
+@njit(types.int64(_FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, types.int64,
+                  _A2, _A1, *_TREE), cache=True, nogil=True)
+def collect(fns, root_state, root, swap, params, rng, want, force, out_states, out_nodes,
+            parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
+            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq):
+    """Select up to ``want`` leaves that need an outside evaluation, putting a
+    virtual loss on each path so the next selection looks elsewhere; their
+    positions go to ``out_states`` and their nodes to ``out_nodes``. Leaves
+    that end the game are backed up at once and not returned. ``force``: the
+    root action every path starts with, or -1. Stops early when a selection
+    reaches a leaf already waiting, or the tree is full."""
+    apply = _loops._make_apply(fns[6], fns[7])
+    current = _loops._make_current(fns[8], fns[9])
+    outcome = _loops._make_outcome(fns[10], fns[11])
+    solver = params[P_SOLVER] > 0.5
+    vl = params[P_VLOSS]
+    cap = parent.shape[0]
+    got = 0
+    attempts = 0
+    while got < want and attempts < 4 * want + 4:
+        attempts += 1
+        s = scratch
+        s[:] = root_state
+        node = root
+        n[root] += 1.0
+        stuck = False
+        while True:
+            if player[node] == TERMINAL or first[node] < 0:
+                break
+            if solver and proven[node] != UNKNOWN and node != root:
+                break
+            f = first[node]
+            if node == root and force >= 0:
+                e = -1
+                for x in range(f, f + kids[node]):
+                    if action[x] == force:
+                        e = x
+                        break
+                if e < 0:
+                    stuck = True
+                    break
+                t = f + tried[node]
+                if e > t:  # not visited yet: bring it to the front of the unvisited
+                    a = action[e]
+                    action[e] = action[t]
+                    action[t] = a
+                    p = prior[e]
+                    prior[e] = prior[t]
+                    prior[t] = p
+                    e = t  # (unvisited edges have no child and no statistics to move)
+            else:
+                e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w,
+                            hv, action, prior, child, en, ew)
+            j = child[e]
+            if j < 0 and meta[0] >= cap:
+                stuck = True
+                break
+            col = _owner(player[node], action[e], swap)
+            apply(s, action[e])
+            if j < 0:
+                j = meta[0]
+                meta[0] = j + 1
+                _new_node(j, node, e, current(s), parent, pedge, first, kids, tried, nlegal,
+                          player, proven, n, w, hv)
+                child[e] = j
+                tried[node] += 1
+            n[j] += 1.0
+            w[j] -= vl * _sign(col)
+            en[e] += 1.0
+            ew[e] -= vl * _sign(col)
+            node = j
+        if stuck or first[node] == WAITING:
+            _undo_virtual(node, root, swap, vl, pedge, parent, player, n, w, action, en, ew)
+            break
+        if player[node] == TERMINAL or (solver and proven[node] != UNKNOWN and node != root):
+            if player[node] != TERMINAL:
+                pv = proven[node]
+                r0 = 0.0 if pv == DRAW else (1.0 if pv == 0 else -1.0)
+            else:
+                r0 = _returns(outcome, s, scores, params)
+                if solver:
+                    winner, _ = outcome(s, scores)
+                    proven[node] = winner
+            _undo_virtual(node, root, swap, vl, pedge, parent, player, n, w, action, en, ew)
+            _backup_from(node, root, swap, r0, solver, parent, pedge, first, tried, kids,
+                         nlegal, player, proven, n, w, action, child, en, ew)
+            continue
+        first[node] = WAITING
+        out_states[got, :] = s
+        out_nodes[got] = node
+        got += 1
+    meta[2] += got
+    return got
+
+
+@njit(types.int64(_FNS, types.int64, types.int64, _F1, _U1, _A2, _A1, _F1, _F2, types.int64,
+                  *_TREE), cache=True, nogil=True)
+def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, parent, pedge,
+            first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
+            scratch, buf, fbuf, path, scores, mast, seq):
+    """Hand back the evaluations of ``count`` leaves :func:`collect` returned:
+    ``values[i]`` is the leaf's value for the color to move there, in
+    [-1, 1]; ``priors[i, a]`` the probability of action ``a`` there (only the
+    legal ones are read). Each leaf is expanded with those priors (best
+    first), its virtual loss taken back and its value backed up. Returns -1
+    if the edge arrays were full (those leaves stay unexpanded), else 0."""
+    legal = _loops._make_legal(fns[2], fns[3])
+    solver = params[P_SOLVER] > 0.5
+    vl = params[P_VLOSS]
+    full = False
+    maxkids = int(params[P_MAXKIDS])
+    for i in range(count):
+        node = nodes[i]
+        s = states[i]
+        mover = player[node]
+        k = legal(s, buf)
+        keep = k if maxkids <= 0 or k <= maxkids else maxkids
+        used = meta[1]
+        first[node] = -1
+        if used + keep > action.shape[0]:
+            full = True
+        else:
+            for j in range(k):
+                fbuf[j] = priors[i, buf[j]] + 1e-12 * rand_unit(rng)
+            order = _best_first(fbuf, k, keep)
+            total = 0.0
+            for j in range(keep):
+                total += fbuf[order[j]]
+            for j in range(keep):
+                e = used + j
+                action[e] = buf[order[j]]
+                prior[e] = fbuf[order[j]] / total if total > 0.0 else 1.0 / keep
+                child[e] = -1
+                en[e] = 0.0
+                ew[e] = 0.0
+            first[node] = used
+            kids[node] = keep
+            nlegal[node] = k
+            tried[node] = 0
+            meta[1] = used + keep
+        r0 = values[i] * _sign(mover)
+        _undo_virtual(node, root, swap, vl, pedge, parent, player, n, w, action, en, ew)
+        _backup_from(node, root, swap, r0, solver, parent, pedge, first, tried, kids, nlegal,
+                     player, proven, n, w, action, child, en, ew)
+    meta[2] -= count
+    return -1 if full else 0

@@ -1,0 +1,96 @@
+"""A game's compiled search advice, as the one search (:mod:`boardlab.fast._search`) reads it.
+
+Search knowledge sits *below* the search, as OpenSpiel's evaluators do: a
+game's plug-in (``boardlab.games.<game>_search``) may define any of these
+numba-compiled functions, for the signatures in :mod:`boardlab.fast.kernels`,
+and the search calls them through a table of addresses without naming the
+game:
+
+``PRIOR(state, actions, k, out)`` (``SIG_PRIOR``)
+    a score per legal action (``out[:k]``, higher is better); the search
+    turns them into move priors by a softmax and orders a node's children by
+    them (selection, progressive widening, ``maxkids``);
+``POLICY_PLAYOUT(state, rng, record)`` (``SIG_PLAYOUT``)
+    the game's informed playout, the kernel playout's contract;
+``EVALUATE(state)`` (``SIG_EVALUATE``)
+    a static value of a position in play for color 0, in [-1, 1] (default:
+    the live score margin, where the kernel keeps live scores);
+
+and in plain Python: ``SEARCH_SETTINGS``, the search settings the game's
+knowledge is measured best with (:class:`boardlab.fast.search.Settings`
+field names), ``LEVELS``, the simulation budgets of levels 1..5, and
+``special(game, memo) -> action | None``, a move to play without a search
+(yugo's marking of dead groups), ``memo`` a dict kept for the game.
+
+Where a function is missing the table points at a default: a zero prior
+(uniform), the kernel's uniform playout, a zero evaluation (so the search
+falls back on the live score margin).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from . import _loops
+from .kernels import SIG_EVALUATE, SIG_PLAYOUT, SIG_PRIOR, kernel
+
+
+@njit(SIG_PRIOR, cache=True)
+def no_prior(state, actions, k, out):
+    for j in range(k):
+        out[j] = 0.0
+
+
+@njit(SIG_EVALUATE, cache=True)
+def no_evaluate(state):
+    return 0.0
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A game's compiled advice: the address table and what it holds."""
+
+    table: np.ndarray            # int64[9]: prior, policy, evaluate (2 each), then 3 flags
+    has_prior: bool
+    has_policy: bool
+    has_evaluate: bool
+    settings: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    levels: tuple[int, ...] = ()
+    special: Callable[[Any, dict], int | None] | None = None
+
+
+_CACHE: dict[str, Advice] = {}
+
+
+def plugin_module(name: str) -> ModuleType | None:
+    """The game's search plug-in module, or None."""
+    from ..games import plugin
+    return plugin(name, "search", optional=True)
+
+
+def advice(name: str) -> Advice:
+    """The compiled advice of game ``name`` (built once per process)."""
+    found = _CACHE.get(name)
+    if found is not None:
+        return found
+    module = plugin_module(name)
+    prior = getattr(module, "PRIOR", None)
+    policy = getattr(module, "POLICY_PLAYOUT", None)
+    evaluate = getattr(module, "EVALUATE", None)
+    addrs = (_loops.function_addresses(prior or no_prior, SIG_PRIOR)
+             + _loops.function_addresses(policy or kernel(name).playout, SIG_PLAYOUT)
+             + _loops.function_addresses(evaluate or no_evaluate, SIG_EVALUATE)
+             + [prior is not None, policy is not None, evaluate is not None])
+    settings: dict[str, Any] = dict(getattr(module, "SEARCH_SETTINGS", {}))
+    found = _CACHE[name] = Advice(np.array(addrs, dtype=np.int64), prior is not None,
+                                  policy is not None, evaluate is not None,
+                                  MappingProxyType(settings),
+                                  tuple(getattr(module, "LEVELS", ())),
+                                  getattr(module, "special", None))
+    return found
