@@ -183,3 +183,8 @@ def evaluate(state):
 
 PRIOR = prior
 EVALUATE = evaluate
+
+#: The one search's settings for vimbre (measured: docs/ai.md): the move
+#: priors order each node's moves and only the 40 best are kept; with them
+#: ``mcts`` won 12-0 against ``uct`` at 0.1 s a move where uniform search lost.
+SEARCH_SETTINGS = {"priors": True, "maxkids": 40}
