@@ -4,10 +4,14 @@ A stored game is its creation parameters plus its move list (``db.Store``);
 :class:`Hub` keeps a live :class:`boardlab.Game` per game it has touched,
 rebuilt by replaying the stored moves. The routes call it (holding a game's
 lock where play by link needs it); it never answers HTTP itself beyond
-raising :class:`ApiError`. Its parts, by the same seams as the routes:
-``seating`` (who may act), ``clocks`` (games by link), ``state`` (what a
-client is shown) and ``pool`` (the engines); this module holds the changes
-(moves, undo), the computer's turns, and the limits on creating games.
+raising :class:`ApiError`.
+
+The hub is composed of explicit parts, each given what it uses: ``store``
+(SQLite), ``pool`` (the engines), ``clocks`` (games by link), ``views``
+(what a client is shown) and ``admission`` (the limits on new games). Who
+sits where is the live game's own (:class:`Live`), who may act is
+``access``. This module holds the registry of live games, the changes to
+them (moves, undo) and the computer's turns.
 """
 
 from __future__ import annotations
@@ -18,17 +22,18 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
 
 from boardlab.errors import IllegalMoveError
 
-from . import engines, online
-from .db import Store
+from . import access, engines
+from .admission import Admission
+from .clocks import Clocks
+from .db import GameMeta, Store
 from .live import Live, reason, replay
 from .pool import EngineBusy, EngineDied, EnginePool, EngineTimeout
 from .schemas import ApiError
 from .settings import Settings
-from .state import State, result_text
+from .state import Views, result_text
 
 __all__ = ["ENGINE_TIMEOUT", "EngineTimeout", "Hub", "Live", "result_text"]
 
@@ -45,7 +50,7 @@ ENGINE_DIED = ("the computer stopped while thinking (its process ended) and was 
                "{n} times; press Retry to ask it again")
 
 
-class Hub(State):
+class Hub:
     """The server's state: the store, the live games, the engine pool."""
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
@@ -59,12 +64,11 @@ class Hub(State):
             from .analysing import warm_up as warm
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
+        self.clocks = Clocks(store, self.bump)
+        self.views = Views(store, self.live, self.clocks)
+        self.admission = Admission(store, settings, self.forget)
         self._engine_names: set[str] | None = None
         self._pre_game: OrderedDict[tuple, asyncio.Future] = OrderedDict()
-        #: (id, updated, moves) -> the list's result fields of a finished game
-        self._outcomes: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
-        #: client -> its bucket for creating games
-        self._creations: dict[str, online.RateLimit] = {}
 
     @property
     def engine_timeout(self) -> float:
@@ -108,8 +112,8 @@ class Hub(State):
         unknown id): its seats are checked on the stored row."""
         live = self._get(gid, token)
         if live.row.meta.get("clock"):
-            self.check_flag(live)
-            self.ensure_clock(live)
+            self.clocks.check_flag(live)
+            self.clocks.ensure(live)
         return live
 
     def _get(self, gid: str, token: str | None | object) -> Live:
@@ -119,7 +123,7 @@ class Hub(State):
             return live
         row = self.store.load(gid)
         if row is None:
-            raise self.not_found(gid)
+            raise access.not_found(gid)
         movers: list[str] = []
         try:
             game = replay(row, 0)
@@ -128,7 +132,7 @@ class Hub(State):
                 game.play(move)
         except Exception as exc:  # noqa: BLE001 - a stored game the library now refuses
             if token is not ANYONE:
-                self.identify(Live(row=row, game=None), token)  # type: ignore[arg-type]
+                access.identify(Live(row=row, game=None), token)  # type: ignore[arg-type]
             raise ApiError(409, "corrupt_game", f"game {gid} cannot be replayed: "
                            f"{reason(exc)}") from None
         live = Live(row=row, game=game, movers=movers, client=f"game:{gid}")
@@ -164,62 +168,15 @@ class Hub(State):
         live.changed = asyncio.Event()
 
     # ------------------------------------------------------------ creating
-    def allow_creation(self, client: str) -> None:
-        """Refuse (429) a client that creates games faster than the server's
-        ``creation_rate``: a game costs a row for good, so a loop could fill
-        the disk."""
-        bucket = self._creations.get(client)
-        if bucket is None:
-            if len(self._creations) > 10_000:  # forget the idle ones
-                now = time.monotonic()
-                for key in [k for k, b in self._creations.items() if now - b.last > 600]:
-                    del self._creations[key]
-            rate, burst = self.settings.creation_rate
-            bucket = self._creations[client] = online.RateLimit(rate, burst)
-        if not bucket.allow():
-            raise ApiError(429, "rate_limited", "too many new games from you; wait a minute")
-
-    def make_room(self) -> None:
-        """Keep the store under ``max_games``: evict the oldest finished game
-        not played by link (nobody can be in the middle of it), or refuse."""
-        excess = self.store.count() - self.settings.max_games + 1
-        if excess <= 0:
-            return
-        for gid in self.store.oldest_finished(excess):
-            self.forget(gid)
-            self.store.delete(gid)
-        if self.store.count() >= self.settings.max_games:
-            raise ApiError(503, "server_full", "this server holds as many games as it may "
-                           "and none is finished; try again later")
-
-    def new_owner(self, meta: dict[str, Any]) -> str | None:
-        """An owner token for a new game not played by link (its hash goes in
-        ``meta``), or None on a ``public`` server."""
-        if self.settings.public:
-            return None
-        token = online.new_token()
-        meta["owner_hash"] = online.token_hash(token)
-        return token
-
     def owned_answer(self, live: Live, owner: str | None, ply: int | None = None) -> dict:
         """A new game's state, with its owner token and the link that carries it."""
-        state = self.state(live, ply)
+        state = self.views.state(live, ply)
         if owner is None:
             return state
         return {**state, "tokens": {"owner": owner},
                 "links": {"you": f"/#/play/{live.row.id}/{owner}"}}
 
     # ------------------------------------------------------------ changes
-    def set_meta(self, live: Live, **changes: Any) -> None:
-        meta = dict(live.row.meta)
-        for key, value in changes.items():
-            if value is None:
-                meta.pop(key, None)
-            else:
-                meta[key] = value
-        self.store.update(live.row.id, meta=meta)
-        live.row.meta = meta
-
     def take_back(self, live: Live, n: int) -> None:
         """Undo the last ``n`` moves in the live game and in the store, or in
         neither: if the write fails the moves are played again."""
@@ -246,7 +203,7 @@ class Hub(State):
         """Play ``move`` (library-validated) and store it; raises IllegalMoveError."""
         game = live.game
         mover = game.to_move or ""   # "": the game is over, and play refuses the move
-        mover_seat = self.seat_of(live, mover) if mover else 0
+        mover_seat = live.seat_of(mover) if mover else 0
         game.play(move)
         canonical = game.history[-1]
         clock = live.row.meta.get("clock")
@@ -263,7 +220,7 @@ class Hub(State):
                     rem[mover_seat] += clock["increment"]
                 clock["remaining"] = rem
             clock["started"] = now
-            meta = {**live.row.meta, "clock": clock}
+            meta: GameMeta | None = {**live.row.meta, "clock": clock}
         try:
             self.store.append_move(live.row.id, len(live.row.moves), canonical,
                                    "over" if game.is_over else "playing", meta)
@@ -275,7 +232,7 @@ class Hub(State):
         live.row.moves.append(canonical)
         live.movers.append(mover)
         if "undo_request" in live.row.meta:  # a move answers an undo request: no
-            self.set_meta(live, undo_request=None)
+            self.store.change_meta(live.row, undo_request=None)
         live.row.updated = time.time()
         live.engine_error = None
         live.engine_failures = 0
@@ -287,7 +244,7 @@ class Hub(State):
         """If a computer is to move, start it thinking (once)."""
         if live.task is not None and not live.task.done():
             return
-        seat = self.to_move_seat(live)
+        seat = live.to_move_seat()
         if seat is None or live.engine_error is not None:
             return
         s = live.row.seats[seat]
@@ -353,7 +310,7 @@ class Hub(State):
                 live.engine_error = error
                 self.bump(live)
             return
-        if live.version != version or self.is_over(live):
+        if live.version != version or live.is_over():
             return  # undone or resigned meanwhile: the answer is stale
         live.task = None
         try:

@@ -1,7 +1,6 @@
 """What a client is shown: a game's state (the board, whose turn, the seats
 and, for a game by link, the viewer's own view) and the saved-games list's
-summary of each game, with who won and how. A mixin of
-:class:`~boardlab.web.hub.Hub`.
+summary of each game, with who won and how.
 """
 
 from __future__ import annotations
@@ -10,26 +9,29 @@ from collections import OrderedDict
 from typing import Any
 
 from . import view
+from .access import public_seats
 from .clocks import Clocks
-from .db import GameRow
+from .db import SECRET_META, GameMeta, GameRow, Store
 from .live import Live, reason, replay
 
-#: finished games whose result the saved-games list remembers (see State.summary)
+#: finished games whose result the saved-games list remembers (see Views.summary)
 OUTCOMES_REMEMBERED = 1024
 
 
-#: what a game's meta holds that no answer shows: the hashes of its tokens
-SECRET_META = ("spectator_hash", "owner_hash")
-
-
-def public_meta(meta: dict[str, Any]) -> dict[str, Any]:
+def public_meta(meta: GameMeta) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k not in SECRET_META}
 
 
-class State(Clocks):
-    """The hub's views of a game."""
+class Views:
+    """The answers' views of games. ``live`` is the hub's registry of live
+    games (a finished game in memory is not replayed again for the list)."""
 
-    _outcomes: OrderedDict[tuple, dict[str, Any]]
+    def __init__(self, store: Store, live: dict[str, Live], clocks: Clocks) -> None:
+        self.store = store
+        self.live = live
+        self.clocks = clocks
+        #: (id, updated, moves) -> the list's result fields of a finished game
+        self._outcomes: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
 
     def state(self, live: Live, ply: int | None = None,
               viewer: int | str | None = None) -> dict[str, Any]:
@@ -44,10 +46,10 @@ class State(Clocks):
             for _ in range(n - view_ply):
                 game.undo()
         v = view.game_view(game)
-        over = self.is_over(live)
-        seat = self.to_move_seat(live)
+        over = live.is_over()
+        seat = live.to_move_seat()
         your_turn = (not over and seat is not None and row.seats[seat]["kind"] == "human")
-        is_online = self.is_online(live)
+        is_online = live.is_online()
         komi_pending = bool(is_online and (row.meta.get("komi") or {}).get("pending"))
         if is_online:
             your_turn = your_turn and seat == viewer and not komi_pending
@@ -57,7 +59,7 @@ class State(Clocks):
             None if live.game.outcome is None else view.game_view(live.game)["outcome"])
         seats = []
         for i, s in enumerate(row.seats):
-            seats.append({**self.public_seats([s])[0], "color": self.color_of(live, i)})
+            seats.append({**public_seats([s])[0], "color": live.color_of(i)})
         return {
             "id": row.id, "game": row.game, "size": row.size, "options": row.options,
             "colors": list(live.game.colors), **view.board_facts(row.game),
@@ -72,20 +74,20 @@ class State(Clocks):
             "your_turn": your_turn,
             "over": over,
             "result": result,
-            "result_text": result_text(result, row, live, self),
+            "result_text": result_text(result, row, live),
             "thinking": live.task is not None and not live.task.done(),
             "engine_error": live.engine_error,
-            "can_undo": self.undo_count(live) is not None,
-            "swapped": bool(self.swapped(live)),
+            "can_undo": live.undo_count() is not None,
+            "swapped": bool(live.swapped()),
             "online": is_online,
-            **({"you": ({"seat": viewer, "color": self.color_of(live, viewer)}
+            **({"you": ({"seat": viewer, "color": live.color_of(viewer)}
                         if isinstance(viewer, int) else viewer),
                 "undo_request": row.meta.get("undo_request"),
                 "komi_pending": komi_pending,
-                "connected": [self.connected(live, i) for i in range(len(row.seats))],
-                "clock": self.clock_view(live),
+                "connected": [live.connected(i) for i in range(len(row.seats))],
+                "clock": self.clocks.view(live),
                 "can_undo": (isinstance(viewer, int) and not over
-                             and self.online_undo_count(live, viewer) is not None)}
+                             and live.online_undo_count(viewer) is not None)}
                if is_online else {}),
         }
 
@@ -95,7 +97,7 @@ class State(Clocks):
         game that cannot be replayed is listed with the reason, never failing
         the list."""
         out = {"id": row.id, "game": row.game, "size": row.size, "options": row.options,
-               "seats": self.public_seats(row.seats), "moves": n_moves, "status": row.status,
+               "seats": public_seats(row.seats), "moves": n_moves, "status": row.status,
                "result": row.result, "result_text": None, "problem": None,
                "meta": public_meta(row.meta),
                "created": row.created, "updated": row.updated}
@@ -122,11 +124,12 @@ class State(Clocks):
             state_result = live.row.result if live.row.result is not None else (
                 None if live.game.outcome is None else view.game_view(live.game)["outcome"])
             return {"result": state_result,
-                    "result_text": result_text(state_result, live.row, live, self)}
+                    "result_text": result_text(state_result, live.row, live)}
         except Exception as exc:  # noqa: BLE001 - one bad game must not fail the list
             return {"problem": f"cannot be replayed: {reason(exc)}"}
 
-def result_text(result, row: GameRow, live: Live, hub: Any) -> str | None:
+
+def result_text(result, row: GameRow, live: Live) -> str | None:
     """"White (Player 2) wins by score — black 0.5, white 3" (None: not over)."""
     if result is None:
         return None
@@ -135,7 +138,7 @@ def result_text(result, row: GameRow, live: Live, hub: Any) -> str | None:
         text = f"Draw by {term}"
     else:
         winner = result["winner"]
-        seat = hub.seat_of(live, winner)
+        seat = live.seat_of(winner)
         who = row.seats[seat].get("label") or winner
         if term == "resignation":
             text = f"{winner.capitalize()} ({who}) wins: {result.get('resigned', 'the other side')} resigned"

@@ -11,7 +11,8 @@ from fastapi.responses import PlainTextResponse
 import boardlab
 from boardlab import records
 
-from .. import recordio
+from .. import access, recordio
+from ..db import GameMeta, Seat
 from ..hub import Hub, Live
 from ..schemas import ERRORS, ApiError, GameState, RecordIn, VariationsIn
 from . import HubDep, SeatToken, client_of
@@ -19,8 +20,8 @@ from . import HubDep, SeatToken, client_of
 router = APIRouter()
 
 
-def _players(hub: Hub, live: Live) -> dict[str, str]:
-    return {hub.color_of(live, i): s.get("name") or s.get("label") or "?"
+def _players(live: Live) -> dict[str, str]:
+    return {live.color_of(i): s.get("name") or s.get("label") or "?"
             for i, s in enumerate(live.row.seats)}
 
 
@@ -30,7 +31,7 @@ async def record(gid: str, format: Literal["text", "json"] = "text",
                  x_seat_token: str | None = SeatToken,
                  hub: Hub = HubDep) -> Response:
     live = hub.get(gid, x_seat_token)
-    hub.identify(live, x_seat_token)
+    access.identify(live, x_seat_token)
     result = live.row.result or {}
     resigned = result.get("resigned")
     timeout = None
@@ -40,10 +41,10 @@ async def record(gid: str, format: Literal["text", "json"] = "text",
     variations = live.row.meta.get("variations")
     try:
         if format == "json":
-            body = recordio.to_json(live.game, _players(hub, live), resigned, date, timeout,
+            body = recordio.to_json(live.game, _players(live), resigned, date, timeout,
                                     variations)
         else:
-            body = recordio.to_text(live.game, _players(hub, live), resigned, date, timeout,
+            body = recordio.to_text(live.game, _players(live), resigned, date, timeout,
                                     variations)
     except boardlab.BoardlabError as exc:
         raise ApiError(409, "bad_record", str(exc)) from None
@@ -58,7 +59,7 @@ async def record(gid: str, format: Literal["text", "json"] = "text",
                      "hot-seat)")
 async def load_record(body: RecordIn, request: Request,
                       hub: Hub = HubDep) -> dict[str, Any]:
-    hub.allow_creation(client_of(request))
+    hub.admission.allow_creation(client_of(request))
     try:
         imp = recordio.parse(body.text)
     except (recordio.RecordProblem, boardlab.BoardlabError) as exc:
@@ -67,21 +68,21 @@ async def load_record(body: RecordIn, request: Request,
     game_cls = boardlab.game_class(imp.game)
     # players name colors after any swap; seats are by starting color
     swapped = imp.moves.count("swap") % 2
-    seats = []
+    seats: list[Seat] = []
     for i in range(len(game_cls.colors)):
         now = game_cls.colors[i ^ swapped]
         name = players.get(now) or "?"
         # whoever plays on now is a person at this screen; the record's name stays for downloads
         seats.append({"kind": "human", "label": f"Player {i + 1}",
                       **({"name": name} if name != "?" else {})})
-    meta: dict[str, Any] = {"source": "record"}
+    meta: GameMeta = {"source": "record"}
     if imp.start:
         meta["start"] = imp.start
     if imp.variations:
         meta["variations"] = imp.variations
-    owner = hub.new_owner(meta)
+    owner = hub.admission.new_owner(meta)
     status = "over" if imp.result else "playing"
-    hub.make_room()
+    hub.admission.make_room()
     row = hub.store.create(imp.game, imp.size, imp.options, seats, meta, imp.moves,
                            imp.result, status)
     live = hub.get(row.id)
@@ -96,12 +97,12 @@ async def load_record(body: RecordIn, request: Request,
 async def set_variations(gid: str, body: VariationsIn, x_seat_token: str | None = SeatToken,
                          hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_seat(live, x_seat_token)
+    me = access.need_seat(live, x_seat_token)
     try:
         nodes = recordio.variation_nodes(body.variations)
-        records.Record.from_game(live.game, _players(hub, live), variations=nodes)
+        records.Record.from_game(live.game, _players(live), variations=nodes)
     except (recordio.RecordProblem, boardlab.BoardlabError) as exc:
         raise ApiError(400, "bad_variation", str(exc)) from None
-    hub.set_meta(live, variations=recordio.variations_json(nodes) or None)
+    hub.store.change_meta(live.row, variations=recordio.variations_json(nodes) or None)
     hub.bump(live)
-    return hub.state(live, viewer=me)
+    return hub.views.state(live, viewer=me)

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from .. import online
+from .. import access, online
 from ..hub import Hub, Live
 from ..schemas import AnswerIn, ApiError, KomiPickIn, MoveIn, NameIn, ResignIn
 from . import games
@@ -84,7 +84,7 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
                 token = ""
             live = hub.get(gid, token)
             live.holds += 1
-            viewer = hub.identify(live, token)
+            viewer = access.identify(live, token)
         except ApiError as exc:
             await send_error(exc.code, exc.message)
             raise _Close(1008, exc.code) from None
@@ -100,9 +100,9 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
                 if live.version != sent:
                     sent = live.version
                     # the token's seat, asked afresh: a komi pick can swap the seats
-                    viewer = hub.identify(live, token)
+                    viewer = access.identify(live, token)
                     await websocket.send_json({"type": "state",
-                                               "state": hub.state(live, None, viewer)})
+                                               "state": hub.views.state(live, None, viewer)})
                 await event.wait()
 
         pusher = asyncio.create_task(push())
@@ -155,7 +155,7 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
             live.holds -= 1
         if live is not None and isinstance(viewer, int):
             try:
-                viewer = hub.identify(live, token)  # its seat now (see push)
+                viewer = access.identify(live, token)  # its seat now (see push)
             except ApiError:
                 pass
             if isinstance(viewer, int):
