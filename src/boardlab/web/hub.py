@@ -31,6 +31,7 @@ from .clocks import Clocks
 from .db import GameMeta, Store
 from .live import Live, reason, replay
 from .pool import EngineBusy, EngineDied, EnginePool, EngineTimeout
+from .relay import Relay
 from .schemas import ApiError
 from .settings import Settings
 from .state import Views, result_text
@@ -64,6 +65,8 @@ class Hub:
             from .analysing import warm_up as warm
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
+        #: the lines of pool calls that report as they go (analyses)
+        self.relay = Relay()
         self.clocks = Clocks(store, self.bump)
         self.views = Views(store, self.live, self.clocks)
         self.admission = Admission(store, settings, self.forget)
@@ -97,6 +100,7 @@ class Hub:
             if live.clock_task is not None:
                 live.clock_task.cancel()
         self.pool.stop()
+        self.relay.close()
         self.store.close()
 
     def engine_names(self) -> set[str]:

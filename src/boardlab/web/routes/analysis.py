@@ -40,8 +40,6 @@ from . import client_of
 
 router = APIRouter()
 
-#: seconds between looks at a running analysis's channel
-POLL = 0.05
 #: bytes a message on the analysis socket may have (a long game's move list)
 MAX_MESSAGE = 64 * 1024
 #: seconds a replaced or abandoned analysis has to stop before a new one of
@@ -162,27 +160,28 @@ class Desk:
             raise ApiError(429, "analysis_busy", "you already have an analysis running; "
                            "stop it (or wait for it) first")
         fn = analysing.analyse_position if kind == "position" else analysing.analyse_whole_game
-        channel = analysing.Channel.open()
         ended = self.running[client] = asyncio.Event()
-        call = asyncio.ensure_future(self.hub.pool.run(client, "mcts", fn, req, channel.path))
+        try:
+            line = await self.hub.relay.open()
+        except BaseException:
+            del self.running[client]
+            ended.set()
+            raise
+        call = asyncio.ensure_future(self.hub.pool.run(client, "mcts", fn, req, line.address))
 
         def finish(_: Any = None) -> None:
             if not call.cancelled():
                 call.exception()  # retrieved: never "exception was never retrieved"
-            channel.close()
+            line.close()
             if self.running.get(client) is ended:
                 del self.running[client]
             ended.set()
 
         try:
-            while True:
-                done, _ = await asyncio.wait({call}, timeout=POLL)
-                messages = channel.take()
-                if done:
-                    break
+            async for msg in line.messages(call):
                 if send is not None:
-                    for msg in messages:
-                        await send(msg)
+                    await send(msg)
+            await asyncio.wait({call})  # (a cancelled wait leaves the call running)
             try:
                 return call.result()
             except EngineBusy as exc:
@@ -191,7 +190,7 @@ class Desk:
             except (EngineTimeout, EngineDied) as exc:
                 raise ApiError(503, "engine_failed", f"the analysis failed: {exc}") from None
         except BaseException:
-            channel.stop()
+            line.stop()
             raise
         finally:
             if call.done():
@@ -329,7 +328,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
         pass
     finally:
         if current is not None and not current.done():
-            current.cancel()  # its channel is told to stop; the worker ends by itself
+            current.cancel()  # its line is told to stop; the worker ends by itself
 
 
 def _validation_text(exc: ValidationError) -> str:
