@@ -1,5 +1,6 @@
 """Who may add a game, and room for it: a creation rate per client, the
-stored-games cap with its evictions, and the owner token of a new game.
+stored-games caps (the server's, each client's) with their evictions, the
+owner token of a new game; and the connections a client may hold open.
 """
 
 from __future__ import annotations
@@ -39,18 +40,31 @@ class Admission:
         if not bucket.allow():
             raise ApiError(429, "rate_limited", "too many new games from you; wait a minute")
 
-    def make_room(self) -> None:
-        """Keep the store under ``max_games``: evict the oldest finished game
-        not played by link (nobody can be in the middle of it), or refuse."""
+    def make_room(self, client: str) -> None:
+        """Room for a new game of ``client``: under its ``games_per_client``
+        (else its own oldest evictable game goes, or 429), then under
+        ``max_games`` (else the server's oldest evictable game goes, or 503).
+        Evictable: finished, or loaded from a record (see ``Store.evictable``);
+        an unfinished game someone plays is never evicted."""
+        quota = self.settings.games_per_client
+        mine = self.store.count_by(client)
+        if mine >= quota:
+            self._evict(self.store.evictable(mine - quota + 1, client))
+            if self.store.count_by(client) >= quota:
+                raise ApiError(429, "too_many_games", f"you have {quota} stored games, the "
+                               "most this server keeps for one client, and none is finished "
+                               "or loaded from a record; delete some first")
         excess = self.store.count() - self.settings.max_games + 1
-        if excess <= 0:
-            return
-        for gid in self.store.oldest_finished(excess):
-            self.forget(gid)
-            self.store.delete(gid)
+        if excess > 0:
+            self._evict(self.store.evictable(excess))
         if self.store.count() >= self.settings.max_games:
             raise ApiError(503, "server_full", "this server holds as many games as it may "
-                           "and none is finished; try again later")
+                           "and none is finished or loaded from a record; try again later")
+
+    def _evict(self, ids: list[str]) -> None:
+        for gid in ids:
+            self.forget(gid)
+            self.store.delete(gid)
 
     def new_owner(self, meta: GameMeta) -> str | None:
         """An owner token for a new game not played by link (its hash goes in
@@ -60,3 +74,29 @@ class Admission:
         token = online.new_token()
         meta["owner_hash"] = online.token_hash(token)
         return token
+
+
+class Held:
+    """The connections each client holds open and waiting (WebSockets,
+    long-polls), at most ``limit`` a client: one client's idle sockets once
+    used up the server's connections (1,010 of them: every other client got
+    503)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.by_client: dict[str, int] = {}
+
+    def enter(self, client: str) -> bool:
+        """Count one more for ``client``, if under its limit."""
+        n = self.by_client.get(client, 0)
+        if n >= self.limit:
+            return False
+        self.by_client[client] = n + 1
+        return True
+
+    def leave(self, client: str) -> None:
+        n = self.by_client.get(client, 0) - 1
+        if n > 0:
+            self.by_client[client] = n
+        else:
+            self.by_client.pop(client, None)

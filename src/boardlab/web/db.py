@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS games_by_client ON games (json_extract(meta, '$.client'));
 """
 
 
@@ -127,10 +128,14 @@ class GameMeta(TypedDict, total=False):
     start: str
     #: the page's variations (``recordio.variation_nodes``)
     variations: list[dict[str, Any]]
+    #: who created the game (``Hub.client_id``: a salted hash, not an address):
+    #: its computer's moves keep their fair share after a restart, and its
+    #: games count against its ``games_per_client``
+    client: str
 
 
-#: the meta keys no answer shows: the hashes of tokens
-SECRET_META = ("spectator_hash", "owner_hash")
+#: the meta keys no answer shows: the hashes of tokens, the creator's id
+SECRET_META = ("spectator_hash", "owner_hash", "client")
 
 
 @dataclass
@@ -195,7 +200,13 @@ class Store:
         self.conn.executescript(_SCHEMA)
         self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('version', ?)",
                           (str(SCHEMA_VERSION),))
+        self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('client_salt', ?)",
+                          (secrets.token_hex(16),))
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        #: what client ids are hashed with (``Hub.client_id``): this database's own,
+        #: so a stored id names the same client after a restart and no address
+        self.client_salt: str = self.conn.execute(
+            "SELECT value FROM schema_info WHERE key='client_salt'").fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()
@@ -306,11 +317,20 @@ class Store:
     def count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def oldest_finished(self, n: int) -> builtins.list[str]:
-        """The ids of the ``n`` finished games changed longest ago (eviction)."""
+    def count_by(self, client: str) -> int:
+        """The stored games ``client`` (a ``meta.client`` id) created."""
+        return self.conn.execute("SELECT COUNT(*) FROM games WHERE json_extract(meta, "
+                                 "'$.client') = ?", (client,)).fetchone()[0]
+
+    def evictable(self, n: int, client: str | None = None) -> builtins.list[str]:
+        """The ids of the ``n`` evictable games changed longest ago (of
+        ``client`` only, if given): finished ones, and those loaded from a
+        record (a review copy: its owner has the record)."""
+        mine = " AND json_extract(meta, '$.client') = ?" if client is not None else ""
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM games WHERE status='over' OR result IS NOT NULL "
-            "ORDER BY updated LIMIT ?", (n,))]
+            "SELECT id FROM games WHERE (status='over' OR result IS NOT NULL "
+            f"OR json_extract(meta, '$.source') = 'record'){mine} ORDER BY updated LIMIT ?",
+            (*(() if client is None else (client,)), n))]
 
     def waiting_for_computer(self, limit: int = 64) -> builtins.list[str]:
         """Unfinished games with a computer seat, most recent first: those the

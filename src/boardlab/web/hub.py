@@ -22,11 +22,13 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from boardlab.errors import IllegalMoveError
 
-from . import access, engines
-from .admission import Admission
+from . import access, engines, work
+from .admission import Admission, Held
 from .clocks import Clocks
 from .db import GameMeta, Store
 from .live import Live, reason, replay
@@ -37,6 +39,8 @@ from .settings import Settings
 from .state import Views, result_text
 
 __all__ = ["ENGINE_TIMEOUT", "EngineTimeout", "Hub", "Live", "result_text"]
+
+T = TypeVar("T")
 
 #: seconds an engine call may take before its worker is killed (level 5 takes
 #: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
@@ -65,6 +69,14 @@ class Hub:
             from .analysing import warm_up as warm
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
+        work_workers = settings.work_workers
+        if work_workers is None:
+            work_workers = 1 if settings.engine_workers > 0 else 0
+        #: the heavy work that grows with what a client sends (``work``)
+        self.work = EnginePool(work_workers, settings.work_timeout, settings.work_per_client,
+                               work.warm_up if settings.engine_warm_up else None)
+        #: connections each client holds open (sockets, long-polls)
+        self.held = Held(settings.held_per_client)
         #: the lines of pool calls that report as they go (analyses)
         self.relay = Relay()
         self.clocks = Clocks(store, self.bump)
@@ -86,6 +98,7 @@ class Hub:
         """Start the engine pool, then every computer whose turn it was when
         the server stopped (nobody need touch its game first)."""
         self.pool.start()
+        self.work.start()
         for gid in self.store.waiting_for_computer():
             try:
                 live = self.get(gid)
@@ -100,8 +113,29 @@ class Hub:
             if live.clock_task is not None:
                 live.clock_task.cancel()
         self.pool.stop()
+        self.work.stop()
         self.relay.close()
         self.store.close()
+
+    def client_id(self, key: str) -> str:
+        """A client (an address: ``guards.client_key``) as the limits and the
+        store name it: a hash salted with the database's own salt, the same
+        after a restart, which no one can turn back into an address."""
+        digest = hashlib.sha256(f"{self.store.client_salt}:{key}".encode("utf-8", "replace"))
+        return "c-" + digest.hexdigest()[:24]
+
+    async def offload(self, client: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the work pool for ``client`` (see ``work``): 429
+        ``busy`` while the client has too many calls there, 503
+        ``work_failed`` past the work timeout."""
+        try:
+            return await self.work.call(client, fn, *args)
+        except EngineBusy as exc:
+            raise ApiError(429, "busy", f"the server is busy with your other requests "
+                           f"({exc}); try again when they are done") from None
+        except (EngineTimeout, EngineDied) as exc:
+            raise ApiError(503, "work_failed", f"the server could not do this: {exc}") \
+                from None
 
     def engine_names(self) -> set[str]:
         if self._engine_names is None:
@@ -139,7 +173,8 @@ class Hub:
                 access.identify(Live(row=row, game=None), token)  # type: ignore[arg-type]
             raise ApiError(409, "corrupt_game", f"game {gid} cannot be replayed: "
                            f"{reason(exc)}") from None
-        live = Live(row=row, game=game, movers=movers, client=f"game:{gid}")
+        live = Live(row=row, game=game, movers=movers,
+                    client=row.meta.get("client") or f"game:{gid}")
         live.version = self._next_version()
         self._evict_quiet(LIVE_KEPT - 1)
         self.live[gid] = live
@@ -185,6 +220,7 @@ class Hub:
         """Undo the last ``n`` moves in the live game and in the store, or in
         neither: if the write fails the moves are played again."""
         taken = []
+        live.moved()
         for _ in range(n):
             live.game.undo()
             taken.append((live.row.moves.pop(), live.movers.pop()))
@@ -208,6 +244,7 @@ class Hub:
         game = live.game
         mover = game.to_move or ""   # "": the game is over, and play refuses the move
         mover_seat = live.seat_of(mover) if mover else 0
+        live.moved()
         game.play(move)
         canonical = game.history[-1]
         clock = live.row.meta.get("clock")

@@ -48,6 +48,15 @@ class Live:
     client: str = ""
     #: computer moves of this turn whose worker died; retried up to a bound
     engine_failures: int = 0
+    #: counts the changes of ``game`` (moves, undos): the key of ``board``,
+    #: the current position as drawn (``Views.board``)
+    board_version: int = 0
+    board: tuple[int, dict] | None = None
+
+    def moved(self) -> None:
+        """Say that ``game`` changed (a move played or taken back)."""
+        self.board_version += 1
+        self.board = None
 
     def quiet(self) -> bool:
         """Nothing refers to this live game but the hub: it can be dropped and

@@ -61,7 +61,8 @@ async def list_games(request: Request, hub: Hub = HubDep) -> list[dict[str, Any]
     # only for the browser that holds its token
     owned = online.owner_tokens(request.headers.get(online.OWNER_TOKENS_HEADER))
     hashes = [online.token_hash(t) for t in owned]
-    return [hub.views.summary(row, n) for row, n in hub.store.list(online=False, owners=hashes)]
+    return await hub.views.summaries(hub.store.list(online=False, owners=hashes),
+                                     client_of(request), hub.offload)
 
 
 # ---------------------------------------------------------------- creating
@@ -105,10 +106,10 @@ async def new_game(spec: NewGame, request: Request,
     except OptionError as exc:
         raise ApiError(400, "bad_option", str(exc)) from None
     owner = None if spec.opponent == "online" else hub.admission.new_owner(meta)
-    hub.admission.make_room()
+    meta["client"] = client
+    hub.admission.make_room(client)
     row = hub.store.create(cls.name, game.size, dict(game.options), seats, meta)
     live = hub.get(row.id)
-    live.client = client
     hub.ensure_engine(live)
     if spec.opponent == "online":
         return answer(row.id, hub, live)
@@ -159,7 +160,8 @@ async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardl
 # ---------------------------------------------------------------- reading
 @router.get("/api/games/{gid}", response_model=GameState, responses=ERRORS,
             summary="A game's state; ?ply=N shows it after N moves; ?after=VERSION long-polls")
-async def get_game(gid: str, ply: int | None = Query(None, ge=0, description="view after N moves"),
+async def get_game(request: Request,
+                   gid: str, ply: int | None = Query(None, ge=0, description="view after N moves"),
                    after: str | None = Query(None, description="wait until the version differs"),
                    wait: float = Query(20.0, ge=0, le=60, description="longest wait, seconds"),
                    x_seat_token: str | None = SeatToken,
@@ -172,8 +174,12 @@ async def get_game(gid: str, ply: int | None = Query(None, ge=0, description="vi
             live.polled[viewer] = time.monotonic()
             hub.bump(live)  # the other seat sees this one come back
         live.polled[viewer] = time.monotonic()
-    if after is not None:
-        await hub.wait_change(live, after, wait)
+    client = client_of(request)
+    if after is not None and hub.held.enter(client):  # else: at once (too many held)
+        try:
+            await hub.wait_change(live, after, wait)
+        finally:
+            hub.held.leave(client)
         if isinstance(viewer, int):
             live.polled[viewer] = time.monotonic()
     return hub.views.state(live, ply, viewer)
