@@ -30,7 +30,7 @@ from boardlab.errors import IllegalMoveError
 from . import access, engines, work
 from .admission import Admission, Held
 from .clocks import Clocks
-from .db import GameMeta, Store
+from .db import Clock, GameMeta, Store
 from .live import Live, reason, replay
 from .pool import EngineBusy, EngineDied, EnginePool, EngineTimeout
 from .relay import Relay
@@ -64,9 +64,10 @@ class Hub:
         self.live: dict[str, Live] = {}
         self.boot = secrets.token_hex(3)
         self.counter = itertools.count(1)
-        warm = None
+        warm: Callable[[], None] | None = None
         if settings.engine_warm_up:
-            from .analysing import warm_up as warm
+            from .analysing import warm_up
+            warm = warm_up
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
         work_workers = settings.work_workers
@@ -247,21 +248,23 @@ class Hub:
         live.moved()
         game.play(move)
         canonical = game.history[-1]
-        clock = live.row.meta.get("clock")
-        meta = None
-        if clock:
+        stored = live.row.meta.get("clock")
+        meta: GameMeta | None = None
+        if stored:
             now = time.time()
-            clock = dict(clock)
-            if clock["started"] is not None and clock["kind"] == "total":
+            clock = Clock(**stored)
+            if clock["started"] is not None and clock["kind"] == "total" \
+                    and clock["remaining"] is not None:
                 rem = list(clock["remaining"])
                 rem[mover_seat] -= now - clock["started"]
                 swaps = live.row.moves.count("swap") + (canonical == "swap")
-                next_seat = None if game.is_over else game.colors.index(game.to_move) ^ (swaps % 2)
+                next_seat = None if game.is_over or game.to_move is None else \
+                    game.colors.index(game.to_move) ^ (swaps % 2)
                 if next_seat != mover_seat:
                     rem[mover_seat] += clock["increment"]
                 clock["remaining"] = rem
             clock["started"] = now
-            meta: GameMeta | None = {**live.row.meta, "clock": clock}
+            meta = {**live.row.meta, "clock": clock}
         try:
             self.store.append_move(live.row.id, len(live.row.moves), canonical,
                                    "over" if game.is_over else "playing", meta)
