@@ -165,6 +165,12 @@ def test_a_record_over_its_caps_is_refused_saying_which(tmp_path):
                                    token=st["tokens"]["owner"], source=ATTACKER)
         assert status == 200 and text.count("(") == 12
         assert srv.hub.work.done == done + 1   # rendered by the work pool, not the event loop
+        lines = [{"ply": k, "moves": [m], "variations": []}
+                 for k, m in enumerate(st["moves"][:13])]
+        status, _, body = srv.call("PUT", f"/api/games/{st['id']}/variations",
+                                   {"variations": lines}, token=st["tokens"]["owner"],
+                                   source=ATTACKER)
+        assert "a game may keep at most 12" in _error(status, body, 400, "bad_variation")
         assert srv.served()
 
 

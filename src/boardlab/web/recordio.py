@@ -72,7 +72,7 @@ def _fitting(game: boardlab.Game, variations: list[dict[str, Any]]
     by_ply: dict[int, list[dict[str, Any]]] = {}
     for v in variations:
         try:
-            variation_nodes([v])
+            variation_nodes([v], max_moves=10 ** 9)  # stored: a cap of its time
         except RecordProblem:
             continue
         by_ply.setdefault(v["ply"], []).append(v)
@@ -86,7 +86,7 @@ def _fitting(game: boardlab.Game, variations: list[dict[str, Any]]
     for k, move in enumerate(history):
         for v in by_ply.get(k, ()):
             if _line_fits(at, v):
-                kept.setdefault(k, []).extend(variation_nodes([v])[k])
+                kept.setdefault(k, []).extend(variation_nodes([v], max_moves=10 ** 9)[k])
         at.play(move)
     return kept
 
@@ -124,7 +124,8 @@ def to_json(game: boardlab.Game, players: dict[str, str], resigned: str | None =
 # ``[{"ply": k, "moves": [...], "variations": [...]}]``, each line replacing
 # move ``k`` (0-based) of the line it leaves, nested lines likewise within
 # theirs (k >= 1). ``records.Record.variations`` is the same tree as Nodes.
-def variation_nodes(data: Any) -> dict[int, list[records.Node]]:
+def variation_nodes(data: Any, max_moves: int = MAX_VARIATION_MOVES
+                    ) -> dict[int, list[records.Node]]:
     """The page's variations as ``Record.variations``; RecordProblem names
     what is malformed and where (``variations[1].moves[2]``)."""
     out: dict[int, list[records.Node]] = {}
@@ -132,12 +133,13 @@ def variation_nodes(data: Any) -> dict[int, list[records.Node]]:
     if not isinstance(data, list):
         raise RecordProblem("variations: a list of {ply, moves, variations}")
     for i, v in enumerate(data):
-        ply, node = _line(v, f"variations[{i}]", 0, count, top=True)
+        ply, node = _line(v, f"variations[{i}]", 0, count, max_moves, top=True)
         out.setdefault(ply, []).append(node)
     return out
 
 
-def _line(v: Any, where: str, depth: int, count: list[int], top: bool) -> tuple[int, records.Node]:
+def _line(v: Any, where: str, depth: int, count: list[int], max_moves: int,
+          top: bool) -> tuple[int, records.Node]:
     if depth > MAX_VARIATION_DEPTH:
         raise RecordProblem(f"{where}: variations nest at most {MAX_VARIATION_DEPTH} deep")
     if not isinstance(v, dict) or set(v) - {"ply", "moves", "variations"}:
@@ -151,8 +153,9 @@ def _line(v: Any, where: str, depth: int, count: list[int], top: bool) -> tuple[
         if not isinstance(m, str) or not m or len(m) > 200:
             raise RecordProblem(f"{where}.moves[{j}]: a move text, got {m!r}")
     count[0] += len(moves)
-    if count[0] > MAX_VARIATION_MOVES:
-        raise RecordProblem(f"variations: at most {MAX_VARIATION_MOVES} moves in all")
+    if count[0] > max_moves:
+        raise RecordProblem(f"variations: more than {max_moves} moves in all; a game may "
+                            f"keep at most {max_moves}")
     first = records.Node.line(moves)
     nodes = [first]
     while nodes[-1].variations:
@@ -161,7 +164,7 @@ def _line(v: Any, where: str, depth: int, count: list[int], top: bool) -> tuple[
     if not isinstance(subs, list):
         raise RecordProblem(f"{where}.variations: a list")
     for i, w in enumerate(subs):
-        k, sub = _line(w, f"{where}.variations[{i}]", depth + 1, count, top=False)
+        k, sub = _line(w, f"{where}.variations[{i}]", depth + 1, count, max_moves, top=False)
         if k >= len(moves):
             raise RecordProblem(f"{where}.variations[{i}].ply: the line has {len(moves)} moves, "
                                 f"got {k}")

@@ -76,11 +76,7 @@ def check_variations(spec: GameSpec, players: dict[str, str], variations: list[A
     """The page's variations for a game, checked against it (400
     ``bad_variation`` naming the line and move), as they are kept."""
     try:
-        nodes = recordio.variation_nodes(variations)
-        n = recordio.variation_moves(variations)
-        if n > max_moves:
-            raise recordio.RecordProblem(f"variations: {n} moves in all; a game may keep "
-                                         f"at most {max_moves}")
+        nodes = recordio.variation_nodes(variations, max_moves)
         records.Record.from_game(spec.build(), players, variations=nodes)
     except (recordio.RecordProblem, boardlab.BoardlabError) as exc:
         raise ApiError(400, "bad_variation", str(exc)) from None
