@@ -41,6 +41,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from web_support import alive, children  # noqa: E402  (the tests' process helpers)
 
 
 # ---------------------------------------------------------------- a server
@@ -86,26 +88,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None,
@@ -184,6 +166,27 @@ def crash_loop(trials: int, work: Path) -> tuple[int, int, str]:
                               f"{orphans} orphan processes")
 
 
+def level1_replies(server: Server, client: str, moves: int = 6) -> list[float]:
+    """``client`` plays ``moves`` moves of robble 5x5 against level 1: the
+    seconds from each move to the computer's reply."""
+    replies = []
+    status, st, _ = call(server.url + "/api/games", "POST",
+                         {"game": "robble", "size": 5, "engine": "level1",
+                          "options": {"pie": False}, "color": "black"}, client=client)
+    token = st["tokens"]["owner"]
+    for _ in range(moves):
+        if st["over"]:
+            break
+        start = time.monotonic()
+        status, st, _ = call(f"{server.url}/api/games/{st['id']}/moves", "POST",
+                             {"move": st["legal"][0]}, token, client=client)
+        while not st["your_turn"] and not st["over"]:
+            _, st, _ = call(f"{server.url}/api/games/{st['id']}?after={st['version']}"
+                            "&wait=30", token=token, client=client)
+        replies.append(time.monotonic() - start)
+    return replies
+
+
 def fair_share(work: Path) -> tuple[int, int, str]:
     """Two engine workers; client A starts 8 yugo 9x9 games against level 5,
     then client B plays 6 moves against level 1. B's replies need not wait for
@@ -196,21 +199,7 @@ def fair_share(work: Path) -> tuple[int, int, str]:
             call(server.url + "/api/games", "POST", {"game": "yugo", "size": 9,
                                                      "engine": "level5", "color": "white"},
                  client=greedy)
-        replies = []
-        status, st, _ = call(server.url + "/api/games", "POST",
-                             {"game": "robble", "size": 5, "engine": "level1",
-                              "options": {"pie": False}, "color": "black"}, client=other)
-        token = st["tokens"]["owner"]
-        for _ in range(6):
-            if st["over"]:
-                break
-            start = time.monotonic()
-            status, st, _ = call(f"{server.url}/api/games/{st['id']}/moves", "POST",
-                                 {"move": st["legal"][0]}, token, client=other)
-            while not st["your_turn"] and not st["over"]:
-                _, st, _ = call(f"{server.url}/api/games/{st['id']}?after={st['version']}"
-                                "&wait=30", token=token, client=other)
-            replies.append(time.monotonic() - start)
+        replies = level1_replies(server, other)
         worst = max(replies)
         return len(replies), int(worst > 30.0), (
             f"client B's reply: median {statistics.median(replies):.2f} s, slowest "

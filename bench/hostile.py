@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from hardening import Server, alive, call
+from hardening import Server, alive, call, level1_replies
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -299,21 +299,7 @@ def fair_after_restart(work: Path) -> tuple[int, int, str]:
                  client=A)
         server.stop()
         server.start()   # A's games resume at start-up, as A's again
-        replies = []
-        status, st, _ = call(server.url + "/api/games", "POST",
-                             {"game": "robble", "size": 5, "engine": "level1",
-                              "options": {"pie": False}, "color": "black"}, client=B)
-        token = st["tokens"]["owner"]
-        for _ in range(6):
-            if st["over"]:
-                break
-            start = time.monotonic()
-            status, st, _ = call(f"{server.url}/api/games/{st['id']}/moves", "POST",
-                                 {"move": st["legal"][0]}, token, client=B)
-            while not st["your_turn"] and not st["over"]:
-                _, st, _ = call(f"{server.url}/api/games/{st['id']}?after={st['version']}"
-                                "&wait=30", token=token, client=B)
-            replies.append(time.monotonic() - start)
+        replies = level1_replies(server, B)
         return len(replies), int(max(replies) > 30.0), (
             f"after a restart, B's reply: median {statistics.median(replies):.2f} s, slowest "
             f"{max(replies):.2f} s, while A's 8 resumed level-5 games think "

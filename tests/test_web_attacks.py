@@ -31,6 +31,7 @@ from websockets.sync.client import connect
 import boardlab
 from boardlab.web import create_app
 from boardlab.web.settings import Settings
+from web_support import assert_gone, children
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTACKER, BYSTANDER = "127.0.0.2", "127.0.0.3"
@@ -459,26 +460,6 @@ def test_every_error_carries_the_security_headers(tmp_path):
 
 
 # ---------------------------------------------------------------- 8. temporary folders
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_a_killed_server_leaves_no_temporary_folder(tmp_path):
     """An empty boardlab-analysis-* folder was left in the temporary folder
@@ -509,13 +490,10 @@ def test_a_killed_server_leaves_no_temporary_folder(tmp_path):
                                 "seconds": 20}))
             first = json.loads(ws.recv(timeout=120))
             assert first["type"] == "analysis" and not first["analysis"]["done"], first
-            kids = _children(server.pid)
+            kids = children(server.pid)
             server.send_signal(signal.SIGKILL)
             server.wait(30)
-        deadline = time.monotonic() + 20
-        while any(_alive(p) for p in kids):
-            assert time.monotonic() < deadline, [p for p in kids if _alive(p)]
-            time.sleep(0.1)
+        assert_gone(kids, 20)
         assert sorted(p.name for p in tmp.iterdir()) == []
     finally:
         if server.poll() is None:

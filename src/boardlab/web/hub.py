@@ -22,7 +22,8 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from boardlab.errors import IllegalMoveError
@@ -53,6 +54,20 @@ ANYONE = object()
 #: what a player is told when the computer's worker died more often than it is retried
 ENGINE_DIED = ("the computer stopped while thinking (its process ended) and was restarted "
                "{n} times; press Retry to ask it again")
+
+
+@contextmanager
+def answered(busy: str, failed: str, who: str) -> Iterator[None]:
+    """A pool call's refusals as the API's answers: 429 ``busy`` (the client
+    has as many calls under way as it may), 503 ``failed`` (past the
+    timeout, or its worker died); ``who`` is named in the message."""
+    try:
+        yield
+    except EngineBusy as exc:
+        raise ApiError(429, busy, f"{who} is busy with your other requests ({exc}); try "
+                       "again when they are done") from None
+    except (EngineTimeout, EngineDied) as exc:
+        raise ApiError(503, failed, f"{who} could not answer: {exc}") from None
 
 
 class Hub:
@@ -129,14 +144,8 @@ class Hub:
         """``fn(*args)`` in the work pool for ``client`` (see ``work``): 429
         ``busy`` while the client has too many calls there, 503
         ``work_failed`` past the work timeout."""
-        try:
+        with answered("busy", "work_failed", "the server"):
             return await self.work.call(client, fn, *args)
-        except EngineBusy as exc:
-            raise ApiError(429, "busy", f"the server is busy with your other requests "
-                           f"({exc}); try again when they are done") from None
-        except (EngineTimeout, EngineDied) as exc:
-            raise ApiError(503, "work_failed", f"the server could not do this: {exc}") \
-                from None
 
     def engine_names(self) -> set[str]:
         if self._engine_names is None:
@@ -313,14 +322,8 @@ class Hub:
             while len(self._pre_game) > PRE_GAME_REMEMBERED:
                 self._pre_game.popitem(last=False)
         self._pre_game.move_to_end(key)
-        try:
+        with answered("engine_busy", "engine_failed", "the computer"):
             return await asyncio.shield(future)  # a request that goes away leaves it running
-        except EngineBusy as exc:
-            raise ApiError(429, "engine_busy", f"the computer is busy with your other "
-                           f"requests ({exc}); try again when they are done") from None
-        except (EngineTimeout, EngineDied) as exc:
-            raise ApiError(503, "engine_failed", f"the computer could not answer: {exc}") \
-                from None
 
     async def _engine_turn(self, live: Live, version: str, engine: str) -> None:
         row = live.row

@@ -28,8 +28,7 @@ from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import analysing, online, wire, work
-from ..hub import Hub
-from ..pool import EngineBusy, EngineDied, EngineTimeout
+from ..hub import Hub, answered
 from ..schemas import ERRORS, ApiError
 from ..settings import Settings
 from . import HubDep, client_of
@@ -138,13 +137,8 @@ class Desk:
                 if send is not None:
                     await send(msg)
             await asyncio.wait({call})  # (a cancelled wait leaves the call running)
-            try:
+            with answered("engine_busy", "engine_failed", "the analysis"):
                 return call.result()
-            except EngineBusy as exc:
-                raise ApiError(429, "engine_busy", f"the engines are busy with your other "
-                               f"requests ({exc})") from None
-            except (EngineTimeout, EngineDied) as exc:
-                raise ApiError(503, "engine_failed", f"the analysis failed: {exc}") from None
         except BaseException:
             line.stop()
             raise
