@@ -255,6 +255,27 @@ def test_a_huge_position_is_drawn_in_the_work_pool(tmp_path):
         assert srv.served()
 
 
+def test_an_earlier_position_is_drawn_in_the_work_pool(tmp_path):
+    """``GET /api/games/{id}?ply=N`` drew the earlier position (all its legal
+    moves) on the event loop at every request: a client could ask for any
+    ply of a vimbre 19x19 game as fast as its rate allows."""
+    with Loopback(tmp_path / "g.sqlite3", _settings()) as srv:
+        status, _, st = srv.call("POST", "/api/games", {"game": "vimbre", "size": 19,
+                                                        "opponent": "human"}, source=ATTACKER)
+        token = st["tokens"]["owner"]
+        for _ in range(3):
+            status, _, st = srv.call("POST", f"/api/games/{st['id']}/moves",
+                                     {"move": st["legal"][0]}, token=token, source=ATTACKER)
+        done, drawn = srv.hub.work.done, srv.hub.views.drawn
+        for ply in (1, 2, 1):
+            status, _, past = srv.call("GET", f"/api/games/{st['id']}?ply={ply}", token=token,
+                                       source=ATTACKER)
+            assert status == 200 and past["view_ply"] == ply and past["viewing"]
+            assert past["last_move"] == st["moves"][ply - 1] and past["legal"] == []
+        assert srv.hub.work.done == done + 3 and srv.hub.views.drawn == drawn
+        assert srv.served()
+
+
 def test_spectators_share_one_drawing_of_the_position(tmp_path):
     """The state sent to each follower of a game drew the position afresh
     (all its legal moves): an online vimbre 19x19 game with 100 spectators

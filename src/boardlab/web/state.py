@@ -36,12 +36,14 @@ class Views:
         #: positions drawn (``view.game_view``), for the probes and tests
         self.drawn = 0
 
-    def state(self, live: Live, ply: int | None = None,
-              viewer: int | str | None = None) -> dict[str, Any]:
+    def state(self, live: Live, ply: int | None = None, viewer: int | str | None = None,
+              board: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it after ``ply`` moves (None: now);
+        ``board``: that earlier position as drawn already (``work.board_at``)."""
         row = live.row
         n = len(row.moves)
         view_ply = n if ply is None or ply >= n else max(0, ply)
-        v = dict(self.board(live, view_ply))
+        v = dict(board if board is not None and view_ply != n else self.board(live, view_ply))
         over = live.is_over()
         seat = live.to_move_seat()
         your_turn = (not over and seat is not None and row.seats[seat]["kind"] == "human")

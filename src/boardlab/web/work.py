@@ -83,6 +83,12 @@ def check_variations(spec: GameSpec, players: dict[str, str], variations: list[A
     return recordio.variations_json(nodes)
 
 
+def board_at(spec: GameSpec, ply: int) -> dict[str, Any]:
+    """A stored game's position after ``ply`` moves, drawn (``view.game_view``)."""
+    return view.game_view(GameSpec(spec.game, spec.size, spec.options, spec.start,
+                                   spec.moves[:ply]).build())
+
+
 # ---------------------------------------------------------------- positions
 def replay_position(req: Request, max_moves: int) -> tuple[boardlab.Game, list[str]]:
     """The position ``req`` names, replayed, and who made each move; every

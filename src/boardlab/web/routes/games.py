@@ -18,7 +18,7 @@ from fastapi import APIRouter, Query, Request, Response
 import boardlab
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
 
-from .. import access, engines, online, view
+from .. import access, engines, online, view, work
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live, result_text
 from ..schemas import ERRORS, ApiError, GameState, MoveIn, NewGame, ResignIn
@@ -182,7 +182,16 @@ async def get_game(request: Request,
             hub.held.leave(client)
         if isinstance(viewer, int):
             live.polled[viewer] = time.monotonic()
-    return hub.views.state(live, ply, viewer)
+    board = None
+    if ply is not None and ply < len(live.row.moves):
+        # an earlier position: drawn in the work pool (its legal moves are
+        # worked out; 70 ms each on vimbre 19x19, and a client may ask for
+        # any ply of any game it sees, as fast as its rate allows)
+        spec = work.GameSpec.of(live.row)
+        drawn = await hub.offload(client, work.board_at, spec, ply)
+        if live.row.moves[:ply] == list(spec.moves[:ply]):   # still that game's history
+            board = drawn
+    return hub.views.state(live, ply, viewer, board)
 
 
 @router.delete("/api/games/{gid}", status_code=204, responses=ERRORS,
