@@ -84,9 +84,11 @@ def check_variations(spec: GameSpec, players: dict[str, str], variations: list[A
 
 
 def board_at(spec: GameSpec, ply: int) -> dict[str, Any]:
-    """A stored game's position after ``ply`` moves, drawn (``view.game_view``)."""
-    return view.game_view(GameSpec(spec.game, spec.size, spec.options, spec.start,
-                                   spec.moves[:ply]).build())
+    """A stored game's position after ``ply`` moves, drawn (``view.game_view``)
+    as a view of the past: without its legal moves (no one moves there)."""
+    drawn = view.game_view(GameSpec(spec.game, spec.size, spec.options, spec.start,
+                                    spec.moves[:ply]).build())
+    return {**drawn, "legal": []}
 
 
 # ---------------------------------------------------------------- positions
