@@ -15,6 +15,11 @@ Probes (each prints one row: trials, failures, figures):
 - slowloris: connections sending a header line every second; a failure is
   one still open after twice the header timeout; a normal request is timed
   meanwhile.
+
+Then issue 29's, one hostile client each while another is timed
+(``bench/hostile.py``): a record bomb, idle sockets, vimbre 19x19 views, 100
+spectators, lone surrogates, fair share after a restart, disk per game,
+socket junk, kill -9 during an analysis, error headers and foreign origins.
 """
 
 from __future__ import annotations
@@ -36,20 +41,23 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from web_support import alive, children  # noqa: E402  (the tests' process helpers)
 
 
 # ---------------------------------------------------------------- a server
 class Server:
-    def __init__(self, db: Path, *extra: str) -> None:
+    def __init__(self, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.db, self.extra = db, extra
+        self.env = env or {}
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), **self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "boardlab.web", "--port", str(self.port), "--db", str(self.db),
              "--log-level", "error", *self.extra],
@@ -80,26 +88,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def call(url: str, method: str = "GET", body: dict | None = None, token: str | None = None,
@@ -178,6 +166,27 @@ def crash_loop(trials: int, work: Path) -> tuple[int, int, str]:
                               f"{orphans} orphan processes")
 
 
+def level1_replies(server: Server, client: str, moves: int = 6) -> list[float]:
+    """``client`` plays ``moves`` moves of robble 5x5 against level 1: the
+    seconds from each move to the computer's reply."""
+    replies = []
+    status, st, _ = call(server.url + "/api/games", "POST",
+                         {"game": "robble", "size": 5, "engine": "level1",
+                          "options": {"pie": False}, "color": "black"}, client=client)
+    token = st["tokens"]["owner"]
+    for _ in range(moves):
+        if st["over"]:
+            break
+        start = time.monotonic()
+        status, st, _ = call(f"{server.url}/api/games/{st['id']}/moves", "POST",
+                             {"move": st["legal"][0]}, token, client=client)
+        while not st["your_turn"] and not st["over"]:
+            _, st, _ = call(f"{server.url}/api/games/{st['id']}?after={st['version']}"
+                            "&wait=30", token=token, client=client)
+        replies.append(time.monotonic() - start)
+    return replies
+
+
 def fair_share(work: Path) -> tuple[int, int, str]:
     """Two engine workers; client A starts 8 yugo 9x9 games against level 5,
     then client B plays 6 moves against level 1. B's replies need not wait for
@@ -190,21 +199,7 @@ def fair_share(work: Path) -> tuple[int, int, str]:
             call(server.url + "/api/games", "POST", {"game": "yugo", "size": 9,
                                                      "engine": "level5", "color": "white"},
                  client=greedy)
-        replies = []
-        status, st, _ = call(server.url + "/api/games", "POST",
-                             {"game": "robble", "size": 5, "engine": "level1",
-                              "options": {"pie": False}, "color": "black"}, client=other)
-        token = st["tokens"]["owner"]
-        for _ in range(6):
-            if st["over"]:
-                break
-            start = time.monotonic()
-            status, st, _ = call(f"{server.url}/api/games/{st['id']}/moves", "POST",
-                                 {"move": st["legal"][0]}, token, client=other)
-            while not st["your_turn"] and not st["over"]:
-                _, st, _ = call(f"{server.url}/api/games/{st['id']}?after={st['version']}"
-                                "&wait=30", token=token, client=other)
-            replies.append(time.monotonic() - start)
+        replies = level1_replies(server, other)
         worst = max(replies)
         return len(replies), int(worst > 30.0), (
             f"client B's reply: median {statistics.median(replies):.2f} s, slowest "
@@ -293,8 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow", type=int, default=40)
     p.add_argument("--load-seconds", type=float, default=20)
     p.add_argument("--clients", type=int, default=8)
+    import hostile
     p.add_argument("--skip", action="append", default=[],
-                   choices=["crash", "fair", "load", "slowloris"])
+                   choices=["crash", "fair", "load", "slowloris", *(k for k, _, _ in hostile.PROBES)])
+    p.add_argument("--only", action="append", default=[], metavar="PROBE",
+                   help="run only these probes (the --skip names)")
     args = p.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -303,18 +301,19 @@ def main(argv: list[str] | None = None) -> int:
                   ("fair", "fair share (8 level-5 games)", lambda: fair_share(work)),
                   ("load", f"load ({args.clients} clients)",
                    lambda: load(args.load_seconds, args.clients, work)),
-                  ("slowloris", "slowloris", lambda: slowloris(args.slow, work))]
+                  ("slowloris", "slowloris", lambda: slowloris(args.slow, work)),
+                  *((key, name, (lambda fn=fn: fn(work))) for key, name, fn in hostile.PROBES)]
         for key, name, probe in probes:
-            if key in args.skip:
+            if key in args.skip or (args.only and key not in args.only):
                 continue
             start = time.monotonic()
             trials, failures, figures = probe()
             rows.append((name, trials, failures, figures, time.monotonic() - start))
             print(f"... {name}: done in {rows[-1][4]:.0f} s", file=sys.stderr, flush=True)
-    print(f"| {'probe':<30} | trials | failures | figures")
-    print(f"|{'-' * 32}|--------|----------|{'-' * 60}")
+    print(f"| {'probe':<36} | trials | failures | figures")
+    print(f"|{'-' * 38}|--------|----------|{'-' * 60}")
     for name, trials, failures, figures, _ in rows:
-        print(f"| {name:<30} | {trials:>6} | {failures:>8} | {figures}")
+        print(f"| {name:<36} | {trials:>6} | {failures:>8} | {figures}")
     return 1 if any(r[2] for r in rows) else 0
 
 

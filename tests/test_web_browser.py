@@ -377,7 +377,8 @@ def test_resign_download_and_review_a_record(page, server, tmp_path):
     page.fill("#load-text", text)
     page.click("#load-go")
     page.wait_for_function("() => window.boardlab.live() && window.boardlab.live().meta.source === 'record'")
-    assert board(page, "ply") == "0"
+    # the page shows ply 0 once its view of it (GET ?ply=0) has come
+    page.wait_for_function("() => document.querySelector('#board').dataset.ply === '0'")
     review = live(page)
     assert review["moves"] == st["moves"] and review["over"]
     page.click("#nav-last")

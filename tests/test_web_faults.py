@@ -28,7 +28,7 @@ from boardlab.web import create_app
 from boardlab.web.db import SCHEMA_VERSION, DatabaseVersionError, Store
 from boardlab.web.pool import EngineBusy, EnginePool
 from boardlab.web.settings import Settings
-from web_support import BrowserClient
+from web_support import BrowserClient, assert_gone, children
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -263,27 +263,6 @@ def test_an_idle_connection_is_closed_and_a_normal_request_is_served(live_server
 
 
 # ---------------------------------------------------------------- no orphans
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_no_worker_outlives_a_killed_server(tmp_path):
     """After kill -9 of the server the engine worker (~20 MB) and the
@@ -316,14 +295,11 @@ def test_no_worker_outlives_a_killed_server(tmp_path):
             get = urllib.request.Request(f"{url}/api/games/{st['id']}?after={st['version']}&wait=5",
                                          headers={"X-Seat-Token": token})
             st = json.load(urllib.request.urlopen(get, timeout=30))
-        children = _children(server.pid)
-        assert len(children) >= 2, children   # the worker and the resource tracker
+        kids = children(server.pid)
+        assert len(kids) >= 2, kids   # the worker and the resource tracker
         server.send_signal(signal.SIGKILL)
         server.wait(10)
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in children):
-            assert time.monotonic() < deadline, [p for p in children if _alive(p)]
-            time.sleep(0.1)
+        assert_gone(kids)
     finally:
         if server.poll() is None:
             server.kill()

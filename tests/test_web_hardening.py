@@ -402,7 +402,7 @@ def test_a_route_is_a_function_of_its_inputs_and_a_hub(tmp_path):
         hub.start()
         try:
             meta: dict = {}
-            token = hub.new_owner(meta)
+            token = hub.admission.new_owner(meta)
             row = hub.store.create("robble", 5, {"pie": True}, [{"kind": "human"}] * 2, meta)
             st = await games.play(row.id, MoveIn(move="c3"), token, hub)
             assert st["moves"] == ["c3"]

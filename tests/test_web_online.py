@@ -507,7 +507,7 @@ def test_an_unexpected_failure_answers_json_without_a_stack_trace(tmp_path, monk
         def boom(*a, **k):
             raise RuntimeError("secret internals " + g.me)
 
-        monkeypatch.setattr(app.state.hub, "state", boom)
+        monkeypatch.setattr(app.state.hub.views, "state", boom)
         r = g.get(g.me)
         err(r, 500, "internal")
         assert "secret internals" not in r.text and g.me not in r.text

@@ -46,3 +46,37 @@ class BrowserClient(TestClient):
                     and "owner" in body["tokens"]:
                 self.owner_tokens[body["id"]] = body["tokens"]["owner"]
         return response
+
+
+# ---------------------------------------------------------------- processes (Linux /proc)
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` now."""
+    from pathlib import Path
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    from pathlib import Path
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def assert_gone(pids: list[int], within: float = 10.0) -> None:
+    """Wait until none of ``pids`` runs; fail naming those still running."""
+    import time
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, [p for p in pids if alive(p)]
+        time.sleep(0.1)

@@ -36,7 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="count clients by X-Forwarded-For (only behind a proxy that sets it)")
     g.add_argument("--max-games", type=int, default=d.max_games, metavar="N",
                    help=f"stored games at most (default {d.max_games}); the oldest finished "
-                        "are evicted")
+                        "or loaded from a record are evicted")
+    g.add_argument("--games-per-client", type=int, default=d.games_per_client, metavar="N",
+                   help=f"stored games one client may have (default {d.games_per_client}); "
+                        "its own oldest finished are evicted, else 429")
+    g.add_argument("--max-record-moves", type=int, default=d.max_record_moves, metavar="N",
+                   help=f"main-line moves of a loaded record (default {d.max_record_moves})")
+    g.add_argument("--max-variation-moves", type=int, default=d.max_variation_moves,
+                   metavar="N", help="variation moves a game may keep, all lines together "
+                                     f"(default {d.max_variation_moves})")
+    g.add_argument("--max-name", type=int, default=d.max_name, metavar="N",
+                   help=f"characters of a player's name in a loaded record (default "
+                        f"{d.max_name})")
     g.add_argument("--creation-rate", type=float, nargs=2, default=d.creation_rate,
                    metavar=("PER_S", "BURST"),
                    help="new games per client: a second, burst (default "
@@ -57,6 +68,21 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
                    help=f"connections at once; more are answered 503 (default "
                         f"{d.max_connections})")
+    g.add_argument("--held-per-client", type=int, default=d.held_per_client, metavar="N",
+                   help="WebSockets and long-polls one client may hold open (default "
+                        f"{d.held_per_client}); past it a socket is closed 1013")
+    g.add_argument("--socket-idle", type=float, default=d.socket_idle, metavar="S",
+                   help="seconds an analysis socket may stay idle before it is closed "
+                        f"(default {d.socket_idle:g})")
+    g.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a page origin (scheme://host[:port]) that may open the server's "
+                        "WebSockets besides its own (repeatable; '*': any)")
+    g.add_argument("--work-workers", type=int, default=1, metavar="N",
+                   help="processes for heavy requests: records, big positions, the list's "
+                        "replays (default 1)")
+    g.add_argument("--work-timeout", type=float, default=d.work_timeout, metavar="S",
+                   help=f"seconds such a request may take (default {d.work_timeout:g}); "
+                        "then 503")
     return p
 
 
@@ -71,7 +97,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     engine_warm_up=args.engine_workers > 0,
                     engine_timeout=args.engine_timeout, csp=args.csp or None,
                     keep_alive=args.keep_alive, header_timeout=args.header_timeout,
-                    max_connections=args.max_connections, studies_dir=args.studies)
+                    max_connections=args.max_connections, studies_dir=args.studies,
+                    games_per_client=args.games_per_client,
+                    max_record_moves=args.max_record_moves,
+                    max_variation_moves=args.max_variation_moves, max_name=args.max_name,
+                    held_per_client=args.held_per_client, socket_idle=args.socket_idle,
+                    allowed_origins=tuple(args.allowed_origin),
+                    work_workers=args.work_workers, work_timeout=args.work_timeout)
 
 
 def argument_problem(args: argparse.Namespace) -> str | None:
@@ -81,10 +113,14 @@ def argument_problem(args: argparse.Namespace) -> str | None:
     in a traceback."""
     if not 0 <= args.port <= 65535:
         return f"--port {args.port}: a port is 0..65535"
-    for name in ("engine_workers", "max_games", "max_connections"):
-        if getattr(args, name) < (0 if name == "engine_workers" else 1):
+    for name in ("engine_workers", "max_games", "max_connections", "games_per_client",
+                 "max_record_moves", "max_variation_moves", "max_name", "held_per_client",
+                 "work_workers"):
+        if getattr(args, name) < (0 if name in ("engine_workers", "max_variation_moves")
+                                  else 1):
             return f"--{name.replace('_', '-')} {getattr(args, name)}: too small"
-    for name in ("engine_timeout", "keep_alive", "header_timeout"):
+    for name in ("engine_timeout", "keep_alive", "header_timeout", "socket_idle",
+                 "work_timeout"):
         if not 0 < getattr(args, name) < 10 ** 6:
             return f"--{name.replace('_', '-')} {getattr(args, name)}: seconds, more than 0"
     for name in ("creation_rate", "http_rate"):

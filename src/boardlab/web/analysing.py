@@ -5,25 +5,17 @@ An analysis runs as one call of the server's :class:`~boardlab.web.pool.EnginePo
 pool's isolation and fair share with the computer's moves. A pool call
 returns one value at its end, but a user must see the first candidates at
 once and then watch them refine, and a whole game's progress; so the worker
-talks back through a :class:`Channel`, a private temporary folder: it
-queues a numbered file after every snapshot (written under another name,
-then renamed), and stops at its next check when the server creates ``stop``.
-A stop is asked for this way rather than by killing the worker, because a
-fresh worker spends a second or more loading the compiled kernels, which
-the next user would wait for.
+talks back over a :mod:`~boardlab.web.relay` line: it sends a message after
+every snapshot, and stops at its next check once the server asks.
 
 Everything here takes and returns plain data (a :class:`Request` made of
-strings and numbers), as a process pool needs.
+strings and numbers, the line's address), as a process pool needs.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import boardlab
@@ -32,6 +24,7 @@ from boardlab.ai.limit import Limit
 from boardlab.games import view as plugin
 
 from . import view
+from .relay import Address, Sender
 
 
 @dataclass(frozen=True)
@@ -62,58 +55,6 @@ class Request:
             game.apply_action(a)
             actions.append(a)
         return start, actions
-
-
-@dataclass
-class Channel:
-    """The worker's line back to the server (see the module docstring)."""
-
-    path: str
-    seq: int = field(default=0)
-
-    @classmethod
-    def open(cls) -> Channel:
-        return cls(tempfile.mkdtemp(prefix="boardlab-analysis-"))
-
-    # ---------------------------------------------------------- worker side
-    def put(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` as ``<seq>.json`` (written under another name,
-        then renamed: the server never reads half a file)."""
-        self.seq += 1
-        tmp = os.path.join(self.path, f"{self.seq}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(message, f)
-        os.replace(tmp, os.path.join(self.path, f"{self.seq}.json"))
-
-    def stopped(self) -> bool:
-        return os.path.exists(os.path.join(self.path, "stop"))
-
-    # ---------------------------------------------------------- server side
-    def stop(self) -> None:
-        try:
-            with open(os.path.join(self.path, "stop"), "w"):
-                pass
-        except OSError:  # already closed
-            pass
-
-    def take(self) -> list[dict[str, Any]]:
-        """The messages queued since the last call, oldest first."""
-        out = []
-        while True:
-            name = os.path.join(self.path, f"{self.seq + 1}.json")
-            try:
-                with open(name, encoding="utf-8") as f:
-                    out.append(json.load(f))
-            except (OSError, ValueError):
-                return out
-            self.seq += 1
-            try:
-                os.remove(name)
-            except OSError:
-                pass
-
-    def close(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
 
 
 def analysis_json(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any]:
@@ -165,49 +106,44 @@ def _lead(game: boardlab.Game, an: analysis.Analysis) -> dict[str, Any] | None:
             "after": len(best.pv), "scores": {k: float(v) for k, v in scores.items()}}
 
 
-def analyse_position(req: Request, channel_path: str) -> dict[str, Any]:
-    """Search the position after ``req.moves`` for ``req.seconds``, putting a
-    snapshot on the channel about every 0.25 s (the first after 0.2 s at
+def analyse_position(req: Request, line: tuple[Address, str]) -> dict[str, Any]:
+    """Search the position after ``req.moves`` for ``req.seconds``, sending a
+    snapshot on the line about every 0.25 s (the first after 0.2 s at
     most); the final analysis is the return value and the last message."""
     start, actions = req.build()
     game = start
     for a in actions:
         game.apply_action(a)
-    channel = Channel(channel_path)
+    sender = Sender(line)
+    try:
+        def update(an: analysis.Analysis) -> None:
+            sender.put({"kind": "analysis", "analysis": analysis_json(game, an)})
 
-    def update(an: analysis.Analysis) -> None:
-        channel.put({"kind": "analysis", "analysis": analysis_json(game, an)})
-
-    stop = _StopWatch(channel)
-    final = analysis.analyse(game, Limit(seconds=req.seconds), seed=0, top=req.top,
-                             on_update=update, stop=stop)
-    out = {"kind": "analysis", "analysis": analysis_json(game, final)}
-    channel.put(out)
-    return out
-
-
-class _StopWatch:
-    """A ``threading.Event`` look-alike for ``analysis.analyse``'s ``stop``:
-    set once the server asked the channel to stop."""
-
-    def __init__(self, channel: Channel) -> None:
-        self.channel = channel
-        self._set = False
-
-    def is_set(self) -> bool:
-        if not self._set:
-            self._set = self.channel.stopped()
-        return self._set
+        final = analysis.analyse(game, Limit(seconds=req.seconds), seed=0, top=req.top,
+                                 on_update=update, stop=sender)
+        out = {"kind": "analysis", "analysis": analysis_json(game, final)}
+        sender.put(out)
+        return out
+    finally:
+        sender.close()
 
 
-def analyse_whole_game(req: Request, channel_path: str) -> dict[str, Any]:
+def analyse_whole_game(req: Request, line: tuple[Address, str]) -> dict[str, Any]:
     """Every position of the game (before each move, and the last if the game
     goes on) for ``req.seconds`` each, one after the other, putting each on
-    the channel as it is done (``progress``); then every move judged. A stop
+    the line as it is done (``progress``); then every move judged. A stop
     ends it after the position being searched (the answer has
     ``stopped``)."""
     start, actions = req.build()
-    channel = Channel(channel_path)
+    sender = Sender(line)
+    try:
+        return _whole_game(req, start, actions, sender)
+    finally:
+        sender.close()
+
+
+def _whole_game(req: Request, start: boardlab.Game, actions: list[int],
+                sender: Sender) -> dict[str, Any]:
     games = [start]
     for a in actions:
         g = games[-1].copy()
@@ -216,18 +152,17 @@ def analyse_whole_game(req: Request, channel_path: str) -> dict[str, Any]:
     todo = [i for i, g in enumerate(games) if not g.is_over]
     analyses: list[analysis.Analysis] = []
     plies: list[dict[str, Any]] = []
-    stop = _StopWatch(channel)
     started = time.perf_counter()
     for k, i in enumerate(todo):
-        if stop.is_set():
+        if sender.stopped():
             out = {"kind": "game", "stopped": True, "done": k, "total": len(todo)}
-            channel.put(out)
+            sender.put(out)
             return out
         an = analysis.analyse(games[i], Limit(seconds=req.seconds), seed=i, top=req.top,
-                              stop=stop)
+                              stop=sender)
         analyses.append(an)
         plies.append({"ply": i, **analysis_json(games[i], an)})
-        channel.put({"kind": "progress", "done": k + 1, "total": len(todo), "ply": i,
+        sender.put({"kind": "progress", "done": k + 1, "total": len(todo), "ply": i,
                      "analysis": plies[-1],
                      "seconds": round(time.perf_counter() - started, 2)})
     judgements = [analysis.judge(games[i], analyses, i, a, games[i + 1])
@@ -251,7 +186,7 @@ def analyse_whole_game(req: Request, channel_path: str) -> dict[str, Any]:
         "thresholds": [{"drop": t, "label": name, "glyph": g}
                        for t, name, g in analysis.THRESHOLDS],
     }
-    channel.put(out)
+    sender.put(out)
     return out
 
 

@@ -35,7 +35,7 @@ from .db import Store
 from .hub import Hub
 from .routes import analysis, games, pages, records, sockets, studies
 from .routes import online as online_routes
-from .schemas import ApiError, error_response
+from .schemas import ApiError, JSONAnswer, error_response
 from .settings import Settings
 
 STATIC = pages.STATIC
@@ -65,13 +65,15 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int | None = No
 
     app = FastAPI(
         title="boardlab", version=boardlab.__version__, lifespan=lifespan,
+        default_response_class=JSONAnswer,
         description="Play Implo, Yugo, Pilo, Vimbre and Robble in the browser. "
                     "Every move is validated by the boardlab library; errors are "
                     '`{"error": {"code", "message"}}`.',
         docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.state.settings = settings
-    app.state.client_key = lambda scope: guards.client_key(scope, settings.trust_proxy)
+    app.state.client_key = lambda scope: hub.client_id(
+        guards.client_key(scope, settings.trust_proxy))
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
@@ -91,19 +93,19 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int | None = No
                 413: "too_large"}.get(exc.status_code, "http_error")
         return error_response(exc.status_code, code, str(exc.detail))
 
-    @app.exception_handler(Exception)
-    async def _internal(request: Request, exc: Exception):  # never a stack trace to a client
-        return error_response(500, "internal", "the server failed on this request")
-
-    # middleware: the last added runs first, so a refused host costs nothing
+    # middleware: the last added runs first. The security headers wrap every
+    # answer (a refused host's 421, an unexpected failure's 500); then a
+    # refused host or origin costs nothing more.
     app.add_middleware(online.BodyLimit, limit=online.MAX_BODY)
     rate, burst = settings.http_rate
     app.add_middleware(guards.ClientRateLimit, rate=rate, burst=burst,
                        trust_proxy=settings.trust_proxy)
-    app.add_middleware(guards.SecurityHeaders, csp=settings.csp,
-                       frame_options=settings.frame_options)
+    app.add_middleware(guards.OriginCheck, allowed=settings.allowed_origins)
     if settings.allowed_hosts is not None:
         app.add_middleware(guards.HostCheck, allowed=settings.allowed_hosts)
+    app.add_middleware(guards.Internal)
+    app.add_middleware(guards.SecurityHeaders, csp=settings.csp,
+                       frame_options=settings.frame_options)
 
     for module in (games, online_routes, records, sockets, analysis, studies, pages):
         app.include_router(module.router)

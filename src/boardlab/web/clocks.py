@@ -1,39 +1,46 @@
 """Clocks of games by link: the seat whose clock runs, what each has left, the
-flag that falls on time (a task per game, woken by every change). A mixin of
-:class:`~boardlab.web.hub.Hub`; it writes through the hub's store.
+flag that falls on time (a task per game, woken by every change).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
+from .db import Store
 from .live import Live
-from .seating import Seats
 
 
-class Clocks(Seats):
-    """The hub's clock logic."""
+class Clocks:
+    """The clocks of the live games. ``store`` keeps a flag fall; ``changed``
+    tells the game's followers (the hub's ``bump``)."""
 
-    def clock_deadline(self, live: Live) -> tuple[int, float] | None:
+    def __init__(self, store: Store, changed: Callable[[Live], None]) -> None:
+        self.store = store
+        self.changed = changed
+
+    @staticmethod
+    def deadline(live: Live) -> tuple[int, float] | None:
         """The seat whose clock runs and the wall time its flag falls, if one runs."""
         c = live.row.meta.get("clock")
-        if not c or c.get("started") is None or self.is_over(live):
+        if not c or c.get("started") is None or live.is_over():
             return None
-        seat = self.to_move_seat(live)
+        seat = live.to_move_seat()
         if seat is None:
             return None
-        budget = c["seconds"] if c["kind"] == "move" else c["remaining"][seat]
-        return seat, c["started"] + budget
+        remaining = c["remaining"]
+        budget = c["seconds"] if c["kind"] == "move" or remaining is None else remaining[seat]
+        return seat, c["started"] + budget  # type: ignore[operator]  # started is set
 
-    def clock_view(self, live: Live) -> dict[str, Any] | None:
+    def view(self, live: Live) -> dict[str, Any] | None:
         c = live.row.meta.get("clock")
         if not c:
             return None
-        d = self.clock_deadline(live)
+        d = self.deadline(live)
         now = time.time()
-        if c["kind"] == "move":
+        if c["kind"] == "move" or c["remaining"] is None:
             remaining = [float(c["seconds"])] * len(live.row.seats)
         else:
             remaining = [float(r) for r in c["remaining"]]
@@ -44,31 +51,31 @@ class Clocks(Seats):
 
     def check_flag(self, live: Live) -> bool:
         """End the game if the clock of the seat to move has run out."""
-        d = self.clock_deadline(live)
+        d = self.deadline(live)
         if d is None or time.time() < d[1]:
             return False
         colors = live.game.colors
-        loser = self.color_of(live, d[0])
+        loser = live.color_of(d[0])
         result = {"winner": colors[1 - colors.index(loser)], "termination": "timeout",
                   "flagged": loser, "scores": None}
         self.store.set_result(live.row.id, result, "over")
         live.row.result = result
         if "undo_request" in live.row.meta:
-            self.set_meta(live, undo_request=None)
-        self.bump(live)
+            self.store.change_meta(live.row, undo_request=None)
+        self.changed(live)
         return True
 
-    def ensure_clock(self, live: Live) -> None:
+    def ensure(self, live: Live) -> None:
         """Online games with a clock: a task that makes the flag fall on time."""
-        if not live.row.meta.get("clock") or self.is_over(live):
+        if not live.row.meta.get("clock") or live.is_over():
             return
         if live.clock_task is None or live.clock_task.done():
-            live.clock_task = asyncio.get_running_loop().create_task(self._clock_loop(live))
+            live.clock_task = asyncio.get_running_loop().create_task(self._run(live))
 
-    async def _clock_loop(self, live: Live) -> None:
-        while not self.is_over(live):
+    async def _run(self, live: Live) -> None:
+        while not live.is_over():
             event = live.changed
-            d = self.clock_deadline(live)
+            d = self.deadline(live)
             if d is not None and time.time() >= d[1]:
                 self.check_flag(live)
                 continue
@@ -78,8 +85,9 @@ class Clocks(Seats):
             except TimeoutError:
                 pass
 
-    def restart_clock(self, live: Live) -> None:
+    def restart(self, live: Live) -> None:
         """After an undo the clock of the seat to move starts afresh (remaining kept)."""
         c = live.row.meta.get("clock")
         if c:
-            self.set_meta(live, clock={**c, "started": time.time() if live.row.moves else None})
+            self.store.change_meta(live.row, clock={**c, "started": time.time()
+                                                    if live.row.moves else None})

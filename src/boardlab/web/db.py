@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from boardlab.errors import BoardlabError
 
@@ -55,7 +55,87 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS games_by_client ON games (json_extract(meta, '$.client'));
 """
+
+
+class Seat(TypedDict, total=False):
+    """One seat of a game (``games.seats``, by starting color)."""
+
+    kind: Literal["human", "computer"]
+    label: str
+    #: a computer seat's engine (``GET /api/engines``)
+    engine: str
+    #: a seat of a game by link, and the SHA-256 of its token
+    online: bool
+    token_hash: str
+    #: the player's name a loaded record gave (downloads use it)
+    name: str
+
+
+class Clock(TypedDict):
+    """A game by link's clock (``meta.clock``): ``started`` is the wall time
+    the running clock started (None before the first move)."""
+
+    kind: Literal["move", "total"]
+    seconds: float
+    increment: float
+    remaining: list[float] | None
+    started: float | None
+
+
+class KomiDeal(TypedDict, total=False):
+    """Yugo's pre-game komi negotiation as it was settled (``meta.komi``)."""
+
+    named_by: str
+    komi: int
+    picked_by: str
+    computer_color: str
+    human_color: str
+    friend_color: str
+    #: a game by link waits for the friend's color pick
+    pending: bool
+
+
+class UndoRequest(TypedDict):
+    by: int
+    ply: int
+
+
+class UndoAnswer(TypedDict):
+    by: int
+    accepted: bool
+    ply: int
+
+
+class GameMeta(TypedDict, total=False):
+    """What a game keeps beside its moves (``games.meta``, JSON). Every key
+    is optional; answers show it without the secret ones (``SECRET_META``)."""
+
+    #: a game by link: the creator's seat and the spectator token's hash
+    online: bool
+    creator_seat: int
+    spectator_hash: str
+    #: the owner token's hash of a game not played by link (none: public)
+    owner_hash: str
+    clock: Clock
+    komi: KomiDeal
+    undo_request: UndoRequest
+    undo_answer: UndoAnswer
+    #: "record": loaded from a record
+    source: str
+    #: a set-up position text the game starts from
+    start: str
+    #: the page's variations (``recordio.variation_nodes``)
+    variations: list[dict[str, Any]]
+    #: who created the game (``Hub.client_id``: a salted hash, not an address):
+    #: its computer's moves keep their fair share after a restart, and its
+    #: games count against its ``games_per_client``
+    client: str
+
+
+#: the meta keys no answer shows: the hashes of tokens, the creator's id
+SECRET_META = ("spectator_hash", "owner_hash", "client")
 
 
 @dataclass
@@ -64,8 +144,8 @@ class GameRow:
     game: str
     size: int
     options: dict[str, Any]
-    seats: list[dict[str, Any]]
-    meta: dict[str, Any] = field(default_factory=dict)
+    seats: list[Seat]
+    meta: GameMeta = field(default_factory=lambda: GameMeta())
     result: dict[str, Any] | None = None
     status: str = "playing"
     created: float = 0.0
@@ -120,14 +200,20 @@ class Store:
         self.conn.executescript(_SCHEMA)
         self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('version', ?)",
                           (str(SCHEMA_VERSION),))
+        self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('client_salt', ?)",
+                          (secrets.token_hex(16),))
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        #: what client ids are hashed with (``Hub.client_id``): this database's own,
+        #: so a stored id names the same client after a restart and no address
+        self.client_salt: str = self.conn.execute(
+            "SELECT value FROM schema_info WHERE key='client_salt'").fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()
 
     # ------------------------------------------------------------ writes
-    def create(self, game: str, size: int, options: dict, seats: list[dict],
-               meta: dict | None = None, moves: Sequence[str] = (), result: dict | None = None,
+    def create(self, game: str, size: int, options: dict, seats: list[Seat],
+               meta: GameMeta | None = None, moves: Sequence[str] = (), result: dict | None = None,
                status: str = "playing") -> GameRow:
         now = time.time()
         with self._tx():
@@ -146,7 +232,7 @@ class Store:
         return self.load(gid)  # type: ignore[return-value]
 
     def append_move(self, gid: str, ply: int, move: str, status: str,
-                    meta: dict | None = None) -> None:
+                    meta: GameMeta | None = None) -> None:
         """Store a move (and, with ``meta``, the game's new meta: a clock) in one transaction."""
         now = time.time()
         with self._tx():
@@ -169,13 +255,25 @@ class Store:
                               (time.time(), status, None if result is None else json.dumps(result),
                                gid))
 
-    def update(self, gid: str, seats: list[dict] | None = None, meta: dict | None = None) -> None:
+    def update(self, gid: str, seats: list[Seat] | None = None,
+               meta: GameMeta | None = None) -> None:
         """Rewrite a game's seats and/or meta (online play: names, komi pick, undo requests)."""
         with self._tx():
             if seats is not None:
                 self.conn.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), gid))
             if meta is not None:
                 self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), gid))
+
+    def change_meta(self, row: GameRow, **changes: Any) -> None:
+        """Set (None: remove) keys of ``row``'s meta, on disk, then in ``row``."""
+        meta: dict[str, Any] = dict(row.meta)
+        for key, value in changes.items():
+            if value is None:
+                meta.pop(key, None)
+            else:
+                meta[key] = value
+        self.update(row.id, meta=meta)  # type: ignore[arg-type]  # keys are GameMeta's
+        row.meta = meta  # type: ignore[assignment]
 
     def delete(self, gid: str) -> bool:
         with self._tx():
@@ -219,11 +317,20 @@ class Store:
     def count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def oldest_finished(self, n: int) -> builtins.list[str]:
-        """The ids of the ``n`` finished games changed longest ago (eviction)."""
+    def count_by(self, client: str) -> int:
+        """The stored games ``client`` (a ``meta.client`` id) created."""
+        return self.conn.execute("SELECT COUNT(*) FROM games WHERE json_extract(meta, "
+                                 "'$.client') = ?", (client,)).fetchone()[0]
+
+    def evictable(self, n: int, client: str | None = None) -> builtins.list[str]:
+        """The ids of the ``n`` evictable games changed longest ago (of
+        ``client`` only, if given): finished ones, and those loaded from a
+        record (a review copy: its owner has the record)."""
+        mine = " AND json_extract(meta, '$.client') = ?" if client is not None else ""
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM games WHERE status='over' OR result IS NOT NULL "
-            "ORDER BY updated LIMIT ?", (n,))]
+            "SELECT id FROM games WHERE (status='over' OR result IS NOT NULL "
+            f"OR json_extract(meta, '$.source') = 'record'){mine} ORDER BY updated LIMIT ?",
+            (*(() if client is None else (client,)), n))]
 
     def waiting_for_computer(self, limit: int = 64) -> builtins.list[str]:
         """Unfinished games with a computer seat, most recent first: those the

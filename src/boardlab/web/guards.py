@@ -1,6 +1,7 @@
 """ASGI middleware that guards every request before a route sees it: the Host
-header (DNS rebinding), a request rate per client, and the security headers
-of every answer.
+header (DNS rebinding), a WebSocket's Origin (another site's page), a request
+rate per client, the security headers of every answer (errors included) and
+the 500 answer of a failure no route expected.
 
 A *client* is the peer's address without its port (a browser opens many
 connections, an attacker as many as it likes, so a per-connection limit
@@ -12,10 +13,14 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from .online import RateLimit
+
+log = logging.getLogger("boardlab.web")
 
 
 def client_key(scope: dict[str, Any], trust_proxy: bool = False) -> str:
@@ -83,6 +88,70 @@ class HostCheck:
             return
         await send_error(send, 421, "bad_host", f"this server does not answer for host "
                          f"{host_name(header)[:80]!r} (see --allowed-host)")
+
+
+class OriginCheck:
+    """Refuse a WebSocket opened by a page of another origin (403 at the
+    handshake): a browser sends its page's origin, and a page on any site
+    could otherwise open the server's sockets through a visitor's browser
+    (run analyses on a LAN server, watch its games). Allowed: the server's
+    own origin (the Origin's host and port are the Host header's), those in
+    ``allowed`` (``scheme://host[:port]``; ``*``: any), and a client that
+    sends no Origin (a program, not a page)."""
+
+    def __init__(self, app, allowed: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = {o.strip().lower().rstrip("/") for o in allowed}
+
+    def permits(self, origin: str, host: str) -> bool:
+        origin = origin.strip().lower().rstrip("/")
+        if "*" in self.allowed or origin in self.allowed:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and bool(parts.netloc) \
+            and parts.netloc == host.strip().lower()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            origin = host = None
+            for key, value in scope.get("headers", ()):
+                if key == b"origin":
+                    origin = value.decode("latin-1")
+                elif key == b"host":
+                    host = value.decode("latin-1")
+            if origin is not None and not self.permits(origin, host or ""):
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": "this page's origin may not open the server's sockets"})
+                return
+        await self.app(scope, receive, send)
+
+
+class Internal:
+    """Answer 500 ``internal`` (the API's envelope, never a stack trace) for
+    a failure no route expected, inside the security headers: Starlette's
+    own last-resort handler sits outside every middleware, so its 500s went
+    without them. The failure is logged."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watched(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception:  # noqa: BLE001 - the point of this middleware
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if not started:
+                await send_error(send, 500, "internal", "the server failed on this request")
 
 
 class ClientRateLimit:

@@ -4,10 +4,14 @@ A stored game is its creation parameters plus its move list (``db.Store``);
 :class:`Hub` keeps a live :class:`boardlab.Game` per game it has touched,
 rebuilt by replaying the stored moves. The routes call it (holding a game's
 lock where play by link needs it); it never answers HTTP itself beyond
-raising :class:`ApiError`. Its parts, by the same seams as the routes:
-``seating`` (who may act), ``clocks`` (games by link), ``state`` (what a
-client is shown) and ``pool`` (the engines); this module holds the changes
-(moves, undo), the computer's turns, and the limits on creating games.
+raising :class:`ApiError`.
+
+The hub is composed of explicit parts, each given what it uses: ``store``
+(SQLite), ``pool`` (the engines), ``clocks`` (games by link), ``views``
+(what a client is shown) and ``admission`` (the limits on new games). Who
+sits where is the live game's own (:class:`Live`), who may act is
+``access``. This module holds the registry of live games, the changes to
+them (moves, undo) and the computer's turns.
 """
 
 from __future__ import annotations
@@ -18,19 +22,26 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from boardlab.errors import IllegalMoveError
 
-from . import engines, online
-from .db import Store
+from . import access, engines, work
+from .admission import Admission, Held
+from .clocks import Clocks
+from .db import Clock, GameMeta, Store
 from .live import Live, reason, replay
 from .pool import EngineBusy, EngineDied, EnginePool, EngineTimeout
+from .relay import Relay
 from .schemas import ApiError
 from .settings import Settings
-from .state import State, result_text
+from .state import Views, result_text
 
 __all__ = ["ENGINE_TIMEOUT", "EngineTimeout", "Hub", "Live", "result_text"]
+
+T = TypeVar("T")
 
 #: seconds an engine call may take before its worker is killed (level 5 takes
 #: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
@@ -45,7 +56,21 @@ ENGINE_DIED = ("the computer stopped while thinking (its process ended) and was 
                "{n} times; press Retry to ask it again")
 
 
-class Hub(State):
+@contextmanager
+def answered(busy: str, failed: str, who: str) -> Iterator[None]:
+    """A pool call's refusals as the API's answers: 429 ``busy`` (the client
+    has as many calls under way as it may), 503 ``failed`` (past the
+    timeout, or its worker died); ``who`` is named in the message."""
+    try:
+        yield
+    except EngineBusy as exc:
+        raise ApiError(429, busy, f"{who} is busy with your other requests ({exc}); try "
+                       "again when they are done") from None
+    except (EngineTimeout, EngineDied) as exc:
+        raise ApiError(503, failed, f"{who} could not answer: {exc}") from None
+
+
+class Hub:
     """The server's state: the store, the live games, the engine pool."""
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
@@ -54,17 +79,27 @@ class Hub(State):
         self.live: dict[str, Live] = {}
         self.boot = secrets.token_hex(3)
         self.counter = itertools.count(1)
-        warm = None
+        warm: Callable[[], None] | None = None
         if settings.engine_warm_up:
-            from .analysing import warm_up as warm
+            from .analysing import warm_up
+            warm = warm_up
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
+        work_workers = settings.work_workers
+        if work_workers is None:
+            work_workers = 1 if settings.engine_workers > 0 else 0
+        #: the heavy work that grows with what a client sends (``work``)
+        self.work = EnginePool(work_workers, settings.work_timeout, settings.work_per_client,
+                               work.warm_up if settings.engine_warm_up else None)
+        #: connections each client holds open (sockets, long-polls)
+        self.held = Held(settings.held_per_client)
+        #: the lines of pool calls that report as they go (analyses)
+        self.relay = Relay()
+        self.clocks = Clocks(store, self.bump)
+        self.views = Views(store, self.live, self.clocks)
+        self.admission = Admission(store, settings, self.forget)
         self._engine_names: set[str] | None = None
         self._pre_game: OrderedDict[tuple, asyncio.Future] = OrderedDict()
-        #: (id, updated, moves) -> the list's result fields of a finished game
-        self._outcomes: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
-        #: client -> its bucket for creating games
-        self._creations: dict[str, online.RateLimit] = {}
 
     @property
     def engine_timeout(self) -> float:
@@ -79,6 +114,7 @@ class Hub(State):
         """Start the engine pool, then every computer whose turn it was when
         the server stopped (nobody need touch its game first)."""
         self.pool.start()
+        self.work.start()
         for gid in self.store.waiting_for_computer():
             try:
                 live = self.get(gid)
@@ -93,7 +129,23 @@ class Hub(State):
             if live.clock_task is not None:
                 live.clock_task.cancel()
         self.pool.stop()
+        self.work.stop()
+        self.relay.close()
         self.store.close()
+
+    def client_id(self, key: str) -> str:
+        """A client (an address: ``guards.client_key``) as the limits and the
+        store name it: a hash salted with the database's own salt, the same
+        after a restart, which no one can turn back into an address."""
+        digest = hashlib.sha256(f"{self.store.client_salt}:{key}".encode("utf-8", "replace"))
+        return "c-" + digest.hexdigest()[:24]
+
+    async def offload(self, client: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the work pool for ``client`` (see ``work``): 429
+        ``busy`` while the client has too many calls there, 503
+        ``work_failed`` past the work timeout."""
+        with answered("busy", "work_failed", "the server"):
+            return await self.work.call(client, fn, *args)
 
     def engine_names(self) -> set[str]:
         if self._engine_names is None:
@@ -108,8 +160,8 @@ class Hub(State):
         unknown id): its seats are checked on the stored row."""
         live = self._get(gid, token)
         if live.row.meta.get("clock"):
-            self.check_flag(live)
-            self.ensure_clock(live)
+            self.clocks.check_flag(live)
+            self.clocks.ensure(live)
         return live
 
     def _get(self, gid: str, token: str | None | object) -> Live:
@@ -119,7 +171,7 @@ class Hub(State):
             return live
         row = self.store.load(gid)
         if row is None:
-            raise self.not_found(gid)
+            raise access.not_found(gid)
         movers: list[str] = []
         try:
             game = replay(row, 0)
@@ -128,10 +180,11 @@ class Hub(State):
                 game.play(move)
         except Exception as exc:  # noqa: BLE001 - a stored game the library now refuses
             if token is not ANYONE:
-                self.identify(Live(row=row, game=None), token)  # type: ignore[arg-type]
+                access.identify(Live(row=row, game=None), token)  # type: ignore[arg-type]
             raise ApiError(409, "corrupt_game", f"game {gid} cannot be replayed: "
                            f"{reason(exc)}") from None
-        live = Live(row=row, game=game, movers=movers, client=f"game:{gid}")
+        live = Live(row=row, game=game, movers=movers,
+                    client=row.meta.get("client") or f"game:{gid}")
         live.version = self._next_version()
         self._evict_quiet(LIVE_KEPT - 1)
         self.live[gid] = live
@@ -164,66 +217,20 @@ class Hub(State):
         live.changed = asyncio.Event()
 
     # ------------------------------------------------------------ creating
-    def allow_creation(self, client: str) -> None:
-        """Refuse (429) a client that creates games faster than the server's
-        ``creation_rate``: a game costs a row for good, so a loop could fill
-        the disk."""
-        bucket = self._creations.get(client)
-        if bucket is None:
-            if len(self._creations) > 10_000:  # forget the idle ones
-                now = time.monotonic()
-                for key in [k for k, b in self._creations.items() if now - b.last > 600]:
-                    del self._creations[key]
-            rate, burst = self.settings.creation_rate
-            bucket = self._creations[client] = online.RateLimit(rate, burst)
-        if not bucket.allow():
-            raise ApiError(429, "rate_limited", "too many new games from you; wait a minute")
-
-    def make_room(self) -> None:
-        """Keep the store under ``max_games``: evict the oldest finished game
-        not played by link (nobody can be in the middle of it), or refuse."""
-        excess = self.store.count() - self.settings.max_games + 1
-        if excess <= 0:
-            return
-        for gid in self.store.oldest_finished(excess):
-            self.forget(gid)
-            self.store.delete(gid)
-        if self.store.count() >= self.settings.max_games:
-            raise ApiError(503, "server_full", "this server holds as many games as it may "
-                           "and none is finished; try again later")
-
-    def new_owner(self, meta: dict[str, Any]) -> str | None:
-        """An owner token for a new game not played by link (its hash goes in
-        ``meta``), or None on a ``public`` server."""
-        if self.settings.public:
-            return None
-        token = online.new_token()
-        meta["owner_hash"] = online.token_hash(token)
-        return token
-
     def owned_answer(self, live: Live, owner: str | None, ply: int | None = None) -> dict:
         """A new game's state, with its owner token and the link that carries it."""
-        state = self.state(live, ply)
+        state = self.views.state(live, ply)
         if owner is None:
             return state
         return {**state, "tokens": {"owner": owner},
                 "links": {"you": f"/#/play/{live.row.id}/{owner}"}}
 
     # ------------------------------------------------------------ changes
-    def set_meta(self, live: Live, **changes: Any) -> None:
-        meta = dict(live.row.meta)
-        for key, value in changes.items():
-            if value is None:
-                meta.pop(key, None)
-            else:
-                meta[key] = value
-        self.store.update(live.row.id, meta=meta)
-        live.row.meta = meta
-
     def take_back(self, live: Live, n: int) -> None:
         """Undo the last ``n`` moves in the live game and in the store, or in
         neither: if the write fails the moves are played again."""
         taken = []
+        live.moved()
         for _ in range(n):
             live.game.undo()
             taken.append((live.row.moves.pop(), live.movers.pop()))
@@ -246,19 +253,22 @@ class Hub(State):
         """Play ``move`` (library-validated) and store it; raises IllegalMoveError."""
         game = live.game
         mover = game.to_move or ""   # "": the game is over, and play refuses the move
-        mover_seat = self.seat_of(live, mover) if mover else 0
+        mover_seat = live.seat_of(mover) if mover else 0
+        live.moved()
         game.play(move)
         canonical = game.history[-1]
-        clock = live.row.meta.get("clock")
-        meta = None
-        if clock:
+        stored = live.row.meta.get("clock")
+        meta: GameMeta | None = None
+        if stored:
             now = time.time()
-            clock = dict(clock)
-            if clock["started"] is not None and clock["kind"] == "total":
+            clock = Clock(**stored)
+            if clock["started"] is not None and clock["kind"] == "total" \
+                    and clock["remaining"] is not None:
                 rem = list(clock["remaining"])
                 rem[mover_seat] -= now - clock["started"]
                 swaps = live.row.moves.count("swap") + (canonical == "swap")
-                next_seat = None if game.is_over else game.colors.index(game.to_move) ^ (swaps % 2)
+                next_seat = None if game.is_over or game.to_move is None else \
+                    game.colors.index(game.to_move) ^ (swaps % 2)
                 if next_seat != mover_seat:
                     rem[mover_seat] += clock["increment"]
                 clock["remaining"] = rem
@@ -275,7 +285,7 @@ class Hub(State):
         live.row.moves.append(canonical)
         live.movers.append(mover)
         if "undo_request" in live.row.meta:  # a move answers an undo request: no
-            self.set_meta(live, undo_request=None)
+            self.store.change_meta(live.row, undo_request=None)
         live.row.updated = time.time()
         live.engine_error = None
         live.engine_failures = 0
@@ -287,7 +297,7 @@ class Hub(State):
         """If a computer is to move, start it thinking (once)."""
         if live.task is not None and not live.task.done():
             return
-        seat = self.to_move_seat(live)
+        seat = live.to_move_seat()
         if seat is None or live.engine_error is not None:
             return
         s = live.row.seats[seat]
@@ -312,14 +322,8 @@ class Hub(State):
             while len(self._pre_game) > PRE_GAME_REMEMBERED:
                 self._pre_game.popitem(last=False)
         self._pre_game.move_to_end(key)
-        try:
+        with answered("engine_busy", "engine_failed", "the computer"):
             return await asyncio.shield(future)  # a request that goes away leaves it running
-        except EngineBusy as exc:
-            raise ApiError(429, "engine_busy", f"the computer is busy with your other "
-                           f"requests ({exc}); try again when they are done") from None
-        except (EngineTimeout, EngineDied) as exc:
-            raise ApiError(503, "engine_failed", f"the computer could not answer: {exc}") \
-                from None
 
     async def _engine_turn(self, live: Live, version: str, engine: str) -> None:
         row = live.row
@@ -353,7 +357,7 @@ class Hub(State):
                 live.engine_error = error
                 self.bump(live)
             return
-        if live.version != version or self.is_over(live):
+        if live.version != version or live.is_over():
             return  # undone or resigned meanwhile: the answer is stale
         live.task = None
         try:

@@ -1,16 +1,24 @@
-"""A game the server holds in memory (:class:`Live`) and how one is rebuilt
-from the store: a stored game is its creation parameters plus its moves, so
-replaying them through the library gives back the game exactly.
+"""A game the server holds in memory (:class:`Live`): its stored row, the
+library game rebuilt by replaying the row's moves, what only memory holds
+(the engine's task, open sockets, presence) and who sits where.
+
+A stored game is its creation parameters plus its moves, so replaying them
+through the library gives back the game exactly (:func:`replay`).
+
+Who sits where: a game has two seats listed by starting color; a pie swap
+flips which seat holds which color. Everything here reads only the live game
+and its row, so it is a method of :class:`Live`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 
 import boardlab
 
-from . import online
+from . import online, view
 from .db import GameRow
 
 
@@ -40,6 +48,16 @@ class Live:
     client: str = ""
     #: computer moves of this turn whose worker died; retried up to a bound
     engine_failures: int = 0
+    #: counts the changes of ``game`` (moves, undos): the key of ``board``,
+    #: the current position as drawn (``Views.board``)
+    board_version: int = 0
+    board: tuple[int, dict] | None = None
+    _undo: tuple[int, int | None] | None = None
+
+    def moved(self) -> None:
+        """Say that ``game`` changed (a move played or taken back)."""
+        self.board_version += 1
+        self.board = None
 
     def quiet(self) -> bool:
         """Nothing refers to this live game but the hub: it can be dropped and
@@ -48,6 +66,89 @@ class Live:
         return (self.holds == 0 and not self.lock.locked()
                 and (self.task is None or self.task.done())
                 and (self.clock_task is None or self.clock_task.done()))
+
+    # ------------------------------------------------------------ seats
+    def swapped(self) -> int:
+        """1 if the seats hold each other's starting colors (a pie swap)."""
+        return self.row.moves.count("swap") % 2
+
+    def seat_of(self, color: str) -> int:
+        return self.game.colors.index(color) ^ self.swapped()
+
+    def color_of(self, seat: int) -> str:
+        return self.game.colors[seat ^ self.swapped()]
+
+    def is_over(self) -> bool:
+        return self.row.result is not None or self.game.is_over
+
+    def to_move_seat(self) -> int | None:
+        mover = self.game.to_move
+        if self.is_over() or mover is None:
+            return None
+        return self.seat_of(mover)
+
+    def vs_computer(self) -> bool:
+        return any(s["kind"] == "computer" for s in self.row.seats)
+
+    def is_online(self) -> bool:
+        return bool(self.row.meta.get("online"))
+
+    def undo_count(self) -> int | None:
+        """How many moves an undo takes back now, or None if it cannot.
+        Against the computer this walks back to a human's turn (each step
+        asks for the legal moves: 70 ms on vimbre 19x19), so it is worked
+        out once per change of the game, not for every answer."""
+        if self.row.result is not None or not self.row.moves:
+            return None
+        if not self.vs_computer():
+            return 1
+        if self._undo is None or self._undo[0] != self.board_version:
+            self._undo = (self.board_version, self._undo_steps())
+        return self._undo[1]
+
+    def _undo_steps(self) -> int | None:
+        game = self.game.copy()
+        moves = list(self.row.moves)
+        n = 0
+        while moves:
+            game.undo()
+            moves.pop()
+            n += 1
+            swapped = moves.count("swap") % 2
+            seat = game.colors.index(game.to_move) ^ swapped
+            if self.row.seats[seat]["kind"] == "human" and not view.mid_turn(game, game.legal_moves()):
+                return n
+        return None
+
+    def mover_seats(self) -> list[int]:
+        """The seat that made each move."""
+        out, swaps = [], 0
+        for color, move in zip(self.movers, self.row.moves, strict=True):
+            out.append(self.game.colors.index(color) ^ swaps)
+            if move == "swap":
+                swaps ^= 1
+        return out
+
+    def online_undo_count(self, seat: int) -> int | None:
+        """Online: how many moves taking back ``seat``'s last turn removes."""
+        if self.row.result is not None or not self.row.moves:
+            return None
+        seats = self.mover_seats()
+        j = len(seats) - 1
+        while j >= 0 and seats[j] != seat:
+            j -= 1
+        if j < 0:
+            return None
+        while j > 0 and seats[j - 1] == seat:
+            j -= 1
+        return len(seats) - j
+
+    def connected(self, seat: int) -> bool:
+        """A seat is connected while it holds a WebSocket or has polled lately."""
+        if self.sockets.get(seat):
+            return True
+        seen = self.polled.get(seat)
+        return seen is not None and time.monotonic() - seen < online.POLL_PRESENCE
 
 
 def new_library_game(name: str, size: int, options: dict, start: str | None) -> boardlab.Game:

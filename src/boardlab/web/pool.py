@@ -1,5 +1,11 @@
 """The engine pool: computer moves and yugo's pre-game searches, off the event loop.
 
+The same class is the server's *work pool* (``Hub.work``): the heavy work
+that depends on what a client sends (records, a position's legal moves, the
+list's replays) runs there with its own workers and timeout, every call
+queued per client (:meth:`EnginePool.call`), so it never stalls the event
+loop nor waits behind a search.
+
 Why it is built this way:
 
 - **Isolation.** Each call is a task of a :class:`pebble.ProcessPool` (a
@@ -99,6 +105,10 @@ class EnginePool:
         self.per_client = per_client
         self.processes: pebble.ProcessPool | None = None
         self.threads: concurrent.futures.ThreadPoolExecutor | None = None
+        #: calls that may run at once: the workers, or two threads without them
+        self.slots = workers if workers > 0 else 2
+        #: calls answered, for the probes (bench/hardening.py) and tests
+        self.done = 0
         self._running = 0
         #: client -> its waiting calls (futures to wake), in arrival order
         self._waiting: OrderedDict[str, deque[asyncio.Future]] = OrderedDict()
@@ -147,14 +157,23 @@ class EnginePool:
         Raises EngineBusy, EngineTimeout or EngineDied."""
         if self.processes is None or is_cheap(engine):
             return await self._in_thread(fn, args)
+        return await self.call(client, fn, *args)
+
+    async def call(self, client: str, fn: Callable, *args: Any) -> Any:
+        """``fn(*args)`` for ``client`` once its turn comes (see the module
+        docstring), in a worker process, or in a thread where the pool has
+        none. Raises EngineBusy, EngineTimeout or EngineDied."""
         if self._per_client.get(client, 0) >= self.per_client:
-            raise EngineBusy(f"{self.per_client} engine calls of yours are waiting or running")
+            raise EngineBusy(f"{self.per_client} calls of yours are waiting or running")
         self._per_client[client] = self._per_client.get(client, 0) + 1
         try:
             await self._turn(client)
             try:
+                if self.processes is None:
+                    return await self._in_thread(fn, args)
                 return await self._in_process(fn, args)
             finally:
+                self.done += 1
                 self._release(client)
         finally:
             left = self._per_client[client] - 1
@@ -187,7 +206,7 @@ class EnginePool:
 
     async def _turn(self, client: str) -> None:
         """Wait until a worker is free and it is ``client``'s turn."""
-        if self._running < self.workers and not self._waiting and self._may_run(client):
+        if self._running < self.slots and not self._waiting and self._may_run(client):
             self._take(client)
             return
         waiter = asyncio.get_running_loop().create_future()
@@ -209,7 +228,7 @@ class EnginePool:
     def _may_run(self, client: str) -> bool:
         """A client may hold all workers but one (all of one worker): the
         others' next call never waits for more than the call running."""
-        return self._running_by.get(client, 0) < max(1, self.workers - 1)
+        return self._running_by.get(client, 0) < max(1, self.slots - 1)
 
     def _take(self, client: str) -> None:
         self._running += 1
@@ -228,7 +247,7 @@ class EnginePool:
     def _wake(self) -> None:
         """Hand free workers to waiting clients: to the one served least so far
         (the first to arrive among equals) of those under their share."""
-        while self._running < self.workers:
+        while self._running < self.slots:
             ready = [c for c in self._waiting if self._may_run(c)]
             if not ready:
                 return

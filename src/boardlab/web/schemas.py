@@ -6,6 +6,7 @@ Kept apart from the routes so that the live-game state (``hub``) and the routes
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from fastapi.responses import JSONResponse
@@ -25,9 +26,26 @@ class ApiError(Exception):
         self.message = message
         self.extra = extra
 
+    def __reduce__(self):  # raised in a worker process, re-raised in the server
+        return (_api_error, (self.status, self.code, self.message, self.extra))
+
+
+def _api_error(status: int, code: str, message: str, extra: dict[str, Any]) -> ApiError:
+    return ApiError(status, code, message, **extra)
+
+
+class JSONAnswer(JSONResponse):
+    """Every JSON answer, written as ASCII (``\\uXXXX`` escapes): any string
+    can be, so a stored game whose text holds a lone surrogate (no UTF-8 for
+    it: stored before such text was refused) is still answered, not 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                          separators=(",", ":")).encode("ascii")
+
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+    return JSONAnswer({"error": {"code": code, "message": message, **extra}}, status_code=status)
 
 
 class ErrorBody(BaseModel):

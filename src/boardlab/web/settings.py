@@ -38,9 +38,19 @@ class Settings:
     http_rate: tuple[float, float] = (50.0, 200.0)
     #: games created per client (by POST /api/games or /api/records): (a second, burst)
     creation_rate: tuple[float, float] = (1 / 6, 30.0)
-    #: stored games at most; at the cap the oldest finished game not played by
-    #: link is evicted, and if there is none a new game is refused (503)
+    #: stored games at most; at the cap the evictable game changed longest ago
+    #: (a finished one, or one loaded from a record) is evicted, and if there
+    #: is none a new game is refused (503)
     max_games: int = 20_000
+    #: stored games one client may have (by ``POST /api/games`` or
+    #: ``/api/records``); at it, that client's own oldest evictable game goes,
+    #: else 429 ``too_many_games``: one client cannot fill the server
+    games_per_client: int = 500
+    #: a loaded record: main-line moves, variation moves (all lines together)
+    #: and characters of a player's name at most (400 ``bad_record``)
+    max_record_moves: int = 2000
+    max_variation_moves: int = 4000
+    max_name: int = 100
     #: engine processes; 0: a thread pool (tests). Two, so that one client's
     #: searches (which may hold one worker) never hold everyone else's reply
     engine_workers: int = 2
@@ -55,6 +65,14 @@ class Settings:
     #: engine calls (moves, komi searches) one client may have waiting or
     #: running at once; past it a komi search is refused 429
     engine_per_client: int = 2
+    #: the work pool: processes for the heavy work the event loop must not do
+    #: (rendering and reading records, drawing a position's legal moves, the
+    #: list's replays). None: one, or threads when ``engine_workers`` is 0
+    #: (tests). Seconds a call may take (503 ``work_failed`` past it), and
+    #: calls one client may have waiting or running (429 ``busy`` past it).
+    work_workers: int | None = None
+    work_timeout: float = 20.0
+    work_per_client: int = 2
     #: analysis (routes/analysis.py): seconds of search for one position when
     #: the request names none, and at most (the page streams the refinement
     #: all along, so a long default costs a user nothing: the first candidates
@@ -70,6 +88,19 @@ class Settings:
     analysis_max_moves: int = 1000
     #: security headers: Content-Security-Policy (None: not sent) and X-Frame-Options
     csp: str | None = DEFAULT_CSP
+    #: origins (``scheme://host[:port]``) whose pages may open the server's
+    #: WebSockets besides its own; ``*``: any. A browser sends its page's
+    #: origin, so a page on another site cannot use a visitor's browser to
+    #: reach a LAN server (403 at the handshake); clients that send no Origin
+    #: (programs) are let in.
+    allowed_origins: tuple[str, ...] = ()
+    #: WebSockets and long-polls one client may hold open at once: past it a
+    #: socket is closed (1013) and a long-poll answers at once. Idle sockets
+    #: from one client cannot use up ``max_connections``.
+    held_per_client: int = 16
+    #: seconds an analysis socket may stay idle (no message, no analysis
+    #: running) before the server closes it (1001)
+    socket_idle: float = 600.0
     #: the folder whose balance-study reports ``/studies`` lists (``boardlab study``
     #: writes under ``results`` by default)
     studies_dir: str = "results"

@@ -12,6 +12,7 @@ WebSocket calls the HTTP actions) and tested with a hub of its own.
 from __future__ import annotations
 
 from fastapi import Depends, Header, Request
+from starlette.requests import HTTPConnection
 
 from ..hub import Hub
 
@@ -25,11 +26,12 @@ def hub_of(request: Request) -> Hub:
 HubDep = Depends(hub_of)
 
 
-def client_of(request: Request) -> str:
-    """Who is asking, as the limits count clients: the peer's address
-    (without its port: a client opens many connections), or the first
-    ``X-Forwarded-For`` address when the server trusts a proxy in front."""
-    return request.app.state.client_key(request.scope)
+def client_of(connection: HTTPConnection) -> str:
+    """Who is asking (a request or a WebSocket), as the limits count clients
+    and the store names them: the peer's address (without its port: a
+    client opens many connections), or the first ``X-Forwarded-For``
+    address when the server trusts a proxy in front, as ``Hub.client_id``."""
+    return connection.app.state.client_key(connection.scope)
 
 
 #: the seat token of a game by link (see ``online``); None for other games

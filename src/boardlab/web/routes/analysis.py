@@ -20,28 +20,21 @@ number), ``bad_budget``, ``too_many_moves``; 409 ``game_over``.
 from __future__ import annotations
 
 import asyncio
-import json
-import math
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-import boardlab
-from boardlab.errors import IllegalMoveError, OptionError, PositionError
-
-from .. import analysing, online, view
-from ..hub import Hub
-from ..pool import EngineBusy, EngineDied, EngineTimeout
+from .. import analysing, online, wire, work
+from ..hub import Hub, answered
 from ..schemas import ERRORS, ApiError
 from ..settings import Settings
-from . import client_of
+from . import HubDep, client_of
 
 router = APIRouter()
 
-#: seconds between looks at a running analysis's channel
-POLL = 0.05
 #: bytes a message on the analysis socket may have (a long game's move list)
 MAX_MESSAGE = 64 * 1024
 #: seconds a replaced or abandoned analysis has to stop before a new one of
@@ -73,65 +66,25 @@ def _desk(app: Any) -> Desk:
     return desk
 
 
-def build(body: PositionIn, settings: Settings) -> tuple[boardlab.Game, list[str]]:
-    """The position ``body`` names, replayed, and who made each move; every
-    problem as the API's 4xx error saying what and where."""
+def request_fields(body: PositionIn, settings: Settings, seconds: float = 0.0,
+                   top: int = 1) -> analysing.Request:
+    """``body`` as the workers take it, after the check that costs nothing
+    (the moves' count); the replay is the work pool's (``work``)."""
     if len(body.moves) > settings.analysis_max_moves:
         raise ApiError(400, "too_many_moves", f"{len(body.moves)} moves: at most "
                        f"{settings.analysis_max_moves} may be analysed")
-    if body.start is not None:
-        try:
-            game = boardlab.from_position(body.start)
-        except (PositionError, OptionError) as exc:
-            raise ApiError(400, "bad_position", f"start: {exc}") from None
-        if game.name != body.game:
-            raise ApiError(400, "bad_position", f"start is a {game.name} position, "
-                           f"not {body.game}")
-    else:
-        try:
-            cls = boardlab.game_class(body.game)
-        except OptionError as exc:
-            raise ApiError(400, "unknown_game", str(exc)) from None
-        try:
-            game = cls(body.size, **body.options)
-        except (OptionError, TypeError) as exc:
-            raise ApiError(400, "bad_option", str(exc)) from None
-    movers = []
-    for i, move in enumerate(body.moves):
-        if not isinstance(move, str) or len(move) > 200:
-            raise ApiError(400, "malformed_move", f"move {i + 1} is not a move text")
-        movers.append(game.to_move or "")
-        try:
-            game.play(move)
-        except IllegalMoveError as exc:
-            raise ApiError(400, "illegal_move", f"move {i + 1} ({move}): {exc.reason}",
-                           move=move, index=i) from None
-    return game, movers
-
-
-def request_of(body: AnalysisIn, kind: str, settings: Settings) -> analysing.Request:
-    """The worker's request for ``body``: the position checked (see
-    :func:`build`) and the budget within its cap."""
-    game, _ = build(body, settings)
-    whole = kind == "game"
-    default, cap = ((settings.analysis_game_seconds, settings.analysis_game_max_seconds)
-                    if whole else (settings.analysis_seconds, settings.analysis_max_seconds))
-    seconds = default if body.seconds is None else body.seconds
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise ApiError(400, "bad_budget", f"seconds must be positive, got {seconds!r}")
-    if seconds > cap:
-        raise ApiError(400, "bad_budget", f"seconds: at most {cap:g} "
-                       f"{'per position' if whole else ''}, got {seconds:g}".replace("  ", " "))
-    if whole:
-        positions = len(body.moves) + (0 if game.is_over else 1)
-        if positions * seconds > settings.analysis_game_budget:
-            raise ApiError(400, "bad_budget", f"{positions} positions x {seconds:g} s is over "
-                           f"the {settings.analysis_game_budget:g} s a game analysis may take")
-    elif game.is_over:
-        raise ApiError(409, "game_over", "the game is over at this position: nothing to "
-                       "analyse")
     return analysing.Request(body.game, body.size, dict(body.options), body.start,
-                             tuple(body.moves), float(seconds), body.top)
+                             tuple(body.moves), seconds, top)
+
+
+async def request_of(hub: Hub, client: str, body: AnalysisIn, kind: str) -> analysing.Request:
+    """The worker's request for ``body``: the budget within its cap and the
+    position checked (in the work pool: a replay grows with the moves)."""
+    settings = hub.settings
+    req = request_fields(body, settings)
+    req = replace(req, seconds=work.budget(body.seconds, kind, settings), top=body.top)
+    await hub.offload(client, work.check_analysis, req, kind, settings)
+    return req
 
 
 class Desk:
@@ -162,36 +115,32 @@ class Desk:
             raise ApiError(429, "analysis_busy", "you already have an analysis running; "
                            "stop it (or wait for it) first")
         fn = analysing.analyse_position if kind == "position" else analysing.analyse_whole_game
-        channel = analysing.Channel.open()
         ended = self.running[client] = asyncio.Event()
-        call = asyncio.ensure_future(self.hub.pool.run(client, "mcts", fn, req, channel.path))
+        try:
+            line = await self.hub.relay.open()
+        except BaseException:
+            del self.running[client]
+            ended.set()
+            raise
+        call = asyncio.ensure_future(self.hub.pool.run(client, "mcts", fn, req, line.address))
 
         def finish(_: Any = None) -> None:
             if not call.cancelled():
                 call.exception()  # retrieved: never "exception was never retrieved"
-            channel.close()
+            line.close()
             if self.running.get(client) is ended:
                 del self.running[client]
             ended.set()
 
         try:
-            while True:
-                done, _ = await asyncio.wait({call}, timeout=POLL)
-                messages = channel.take()
-                if done:
-                    break
+            async for msg in line.messages(call):
                 if send is not None:
-                    for msg in messages:
-                        await send(msg)
-            try:
+                    await send(msg)
+            await asyncio.wait({call})  # (a cancelled wait leaves the call running)
+            with answered("engine_busy", "engine_failed", "the analysis"):
                 return call.result()
-            except EngineBusy as exc:
-                raise ApiError(429, "engine_busy", f"the engines are busy with your other "
-                               f"requests ({exc})") from None
-            except (EngineTimeout, EngineDied) as exc:
-                raise ApiError(503, "engine_failed", f"the analysis failed: {exc}") from None
         except BaseException:
-            channel.stop()
+            line.stop()
             raise
         finally:
             if call.done():
@@ -212,20 +161,21 @@ async def limits(request: Request) -> dict[str, Any]:
 
 @router.post("/api/analysis/view", responses=ERRORS,
              summary="Draw a position (a start and moves): board, legal moves, hints")
-async def position_view(body: PositionIn, request: Request) -> dict[str, Any]:
-    game, movers = build(body, request.app.state.settings)
-    return {"game": game.name, "size": game.size, "colors": list(game.colors),
-            **view.board_facts(game), "ply": len(body.moves),
-            "moves": list(body.moves), "movers": movers,
-            "legal_points": {m: view.move_points(m, game.size) for m in game.legal_moves()},
-            **view.game_view(game)}
+async def position_view(body: PositionIn, request: Request,
+                        hub: Hub = HubDep) -> Response:
+    req = request_fields(body, hub.settings)
+    return Response(await hub.offload(client_of(request), work.position_view, req,
+                                      hub.settings.analysis_max_moves),
+                    media_type="application/json")
 
 
 @router.post("/api/analysis/position", responses={**ERRORS, 429: ERRORS[400]},
              summary="Analyse one position within a budget; the final analysis")
-async def analyse_position(body: AnalysisIn, request: Request) -> dict[str, Any]:
-    req = request_of(body, "position", request.app.state.settings)
-    out = await _desk(request.app).run(client_of(request), "position", req)
+async def analyse_position(body: AnalysisIn, request: Request,
+                           hub: Hub = HubDep) -> dict[str, Any]:
+    client = client_of(request)
+    req = await request_of(hub, client, body, "position")
+    out = await _desk(request.app).run(client, "position", req)
     return out["analysis"]
 
 
@@ -240,16 +190,21 @@ async def analysis_socket(websocket: WebSocket) -> None:
     running one (answered ``stopped``); a new request replaces it; closing
     the socket stops it. More than 10 messages a second (bursts of 20) are
     refused ``rate_limited``. Errors: ``{"type": "error", "id", "error": {status,
-    code, message}}``."""
+    code, message}}``. Closes: 1009 a message over 64 KiB, 1003 bytes that
+    are not UTF-8, 1013 this client holds too many sockets, 1001 idle
+    (``Settings.socket_idle``), 1011 an internal error."""
+    hub: Hub = websocket.app.state.hub
+    client = client_of(websocket)
     await websocket.accept()
+    if not hub.held.enter(client):
+        await websocket.close(1013, "too many sockets from you; close some")
+        return
     desk = _desk(websocket.app)
-    settings: Settings = websocket.app.state.settings
-    client = websocket.app.state.client_key(websocket.scope)
     current: asyncio.Task | None = None
     limit = online.RateLimit()  # as the game socket: 10 a second, bursts of 20
 
     async def send(msg: dict[str, Any]) -> None:
-        await websocket.send_json(msg)
+        await wire.send(websocket, msg)
 
     async def error(msg_id: Any, exc: ApiError) -> None:
         await send({"type": "error", "id": msg_id, "error": {
@@ -286,50 +241,54 @@ async def analysis_socket(websocket: WebSocket) -> None:
         await desk.idle(client)
         return True
 
-    try:
+    async def next_message() -> dict[str, Any]:
+        """The next message; a socket idle for ``socket_idle`` seconds, with
+        no analysis running, is closed."""
         while True:
-            raw = await websocket.receive_text()
-            if len(raw) > MAX_MESSAGE:
-                await websocket.close(1009, "message too big")
-                return
             try:
-                msg = json.loads(raw)
-            except ValueError:
-                msg = None
-            if not isinstance(msg, dict):
-                await error(None, ApiError(400, "bad_request", "a message is a JSON object"))
-                continue
-            msg_id, kind = msg.get("id"), msg.get("type")
-            if not limit.allow():
-                if limit.refused > 100:
-                    await websocket.close(1008, "too many messages")
-                    return
-                await error(msg_id, ApiError(429, "rate_limited", "too many messages; slow down"))
-                continue
-            if kind == "stop":
-                stopped = await stop_current()
-                await send({"type": "stopped", "id": msg_id, "was_running": stopped})
-                continue
-            if kind not in ("position", "game"):
-                await error(msg_id, ApiError(400, "bad_request",
-                                             "type must be position, game or stop"))
-                continue
-            try:
-                body = AnalysisIn(**{k: v for k, v in msg.items() if k not in ("type", "id")})
-                req = request_of(body, kind, settings)
-            except ValidationError as exc:
-                await error(msg_id, ApiError(400, "bad_request", _validation_text(exc)))
-                continue
-            except ApiError as exc:
-                await error(msg_id, exc)
-                continue
-            await stop_current()
-            current = asyncio.create_task(job(msg_id, kind, req))
-    except WebSocketDisconnect:
-        pass
+                return await asyncio.wait_for(wire.receive(websocket, MAX_MESSAGE),
+                                              hub.settings.socket_idle)
+            except TimeoutError:
+                if current is None or current.done():
+                    raise wire.Closed(1001, "idle") from None
+
+    try:
+        async with wire.guarded(websocket, "analysis"):
+            while True:
+                msg = await next_message()
+                msg_id, kind = wire.message_id(msg), msg.get("type")
+                if msg is wire.MALFORMED:
+                    await error(None, ApiError(400, "bad_request", "a message is a JSON object"))
+                    continue
+                if not limit.allow():
+                    if limit.refused > 100:
+                        raise wire.Closed(1008, "too many messages")
+                    await error(msg_id, ApiError(429, "rate_limited",
+                                                 "too many messages; slow down"))
+                    continue
+                if kind == "stop":
+                    stopped = await stop_current()
+                    await send({"type": "stopped", "id": msg_id, "was_running": stopped})
+                    continue
+                if kind not in ("position", "game"):
+                    await error(msg_id, ApiError(400, "bad_request",
+                                                 "type must be position, game or stop"))
+                    continue
+                try:
+                    body = AnalysisIn(**{k: v for k, v in msg.items() if k not in ("type", "id")})
+                    req = await request_of(hub, client, body, kind)
+                except ValidationError as exc:
+                    await error(msg_id, ApiError(400, "bad_request", _validation_text(exc)))
+                    continue
+                except ApiError as exc:
+                    await error(msg_id, exc)
+                    continue
+                await stop_current()
+                current = asyncio.create_task(job(msg_id, kind, req))
     finally:
+        hub.held.leave(client)
         if current is not None and not current.done():
-            current.cancel()  # its channel is told to stop; the worker ends by itself
+            current.cancel()  # its line is told to stop; the worker ends by itself
 
 
 def _validation_text(exc: ValidationError) -> str:

@@ -18,7 +18,8 @@ from fastapi import APIRouter, Query, Request, Response
 import boardlab
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
 
-from .. import engines, online, view
+from .. import access, engines, online, view, work
+from ..db import GameMeta, Seat
 from ..hub import Hub, Live, result_text
 from ..schemas import ERRORS, ApiError, GameState, MoveIn, NewGame, ResignIn
 from . import HubDep, SeatToken, client_of
@@ -60,7 +61,8 @@ async def list_games(request: Request, hub: Hub = HubDep) -> list[dict[str, Any]
     # only for the browser that holds its token
     owned = online.owner_tokens(request.headers.get(online.OWNER_TOKENS_HEADER))
     hashes = [online.token_hash(t) for t in owned]
-    return [hub.summary(row, n) for row, n in hub.store.list(online=False, owners=hashes)]
+    return await hub.views.summaries(hub.store.list(online=False, owners=hashes),
+                                     client_of(request), hub.offload)
 
 
 # ---------------------------------------------------------------- creating
@@ -69,7 +71,7 @@ async def list_games(request: Request, hub: Hub = HubDep) -> list[dict[str, Any]
 async def new_game(spec: NewGame, request: Request,
                    hub: Hub = HubDep) -> dict[str, Any]:
     client = client_of(request)
-    hub.allow_creation(client)
+    hub.admission.allow_creation(client)
     if spec.time_control is not None and spec.opponent != "online":
         raise ApiError(400, "bad_option", "time controls are for online games")
     try:
@@ -89,7 +91,8 @@ async def new_game(spec: NewGame, request: Request,
             cls(spec.size, **{**options, "komi": neg.komi})
     except OptionError as exc:
         raise ApiError(400, "bad_option", str(exc)) from None
-    meta: dict[str, Any] = {}
+    meta: GameMeta = {}
+    seats: list[Seat]
     if spec.opponent == "online":
         seats, answer = online_game(spec, cls, options, meta)
     elif spec.opponent == "computer":
@@ -102,11 +105,11 @@ async def new_game(spec: NewGame, request: Request,
         game = cls(spec.size, **options)
     except OptionError as exc:
         raise ApiError(400, "bad_option", str(exc)) from None
-    owner = None if spec.opponent == "online" else hub.new_owner(meta)
-    hub.make_room()
+    owner = None if spec.opponent == "online" else hub.admission.new_owner(meta)
+    meta["client"] = client
+    hub.admission.make_room(client)
     row = hub.store.create(cls.name, game.size, dict(game.options), seats, meta)
     live = hub.get(row.id)
-    live.client = client
     hub.ensure_engine(live)
     if spec.opponent == "online":
         return answer(row.id, hub, live)
@@ -114,7 +117,7 @@ async def new_game(spec: NewGame, request: Request,
 
 
 async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardlab.Game],
-                          options: dict[str, Any], meta: dict[str, Any]) -> list[dict]:
+                          options: dict[str, Any], meta: GameMeta) -> list[Seat]:
     """The seats of a game against the computer (and, for komi negotiation,
     the komi and the colors it settles: the engine names or picks)."""
     colors = cls.colors
@@ -157,24 +160,38 @@ async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardl
 # ---------------------------------------------------------------- reading
 @router.get("/api/games/{gid}", response_model=GameState, responses=ERRORS,
             summary="A game's state; ?ply=N shows it after N moves; ?after=VERSION long-polls")
-async def get_game(gid: str, ply: int | None = Query(None, ge=0, description="view after N moves"),
+async def get_game(request: Request,
+                   gid: str, ply: int | None = Query(None, ge=0, description="view after N moves"),
                    after: str | None = Query(None, description="wait until the version differs"),
                    wait: float = Query(20.0, ge=0, le=60, description="longest wait, seconds"),
                    x_seat_token: str | None = SeatToken,
                    hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    viewer = hub.identify(live, x_seat_token)
+    viewer = access.identify(live, x_seat_token)
     hub.ensure_engine(live)
     if isinstance(viewer, int):
-        if not hub.connected(live, viewer):
+        if not live.connected(viewer):
             live.polled[viewer] = time.monotonic()
             hub.bump(live)  # the other seat sees this one come back
         live.polled[viewer] = time.monotonic()
-    if after is not None:
-        await hub.wait_change(live, after, wait)
+    client = client_of(request)
+    if after is not None and hub.held.enter(client):  # else: at once (too many held)
+        try:
+            await hub.wait_change(live, after, wait)
+        finally:
+            hub.held.leave(client)
         if isinstance(viewer, int):
             live.polled[viewer] = time.monotonic()
-    return hub.state(live, ply, viewer)
+    board = None
+    if ply is not None and ply < len(live.row.moves):
+        # an earlier position: drawn in the work pool (its legal moves are
+        # worked out; 70 ms each on vimbre 19x19, and a client may ask for
+        # any ply of any game it sees, as fast as its rate allows)
+        spec = work.GameSpec.of(live.row)
+        drawn = await hub.offload(client, work.board_at, spec, ply)
+        if live.row.moves[:ply] == list(spec.moves[:ply]):   # still that game's history
+            board = drawn
+    return hub.views.state(live, ply, viewer, board)
 
 
 @router.delete("/api/games/{gid}", status_code=204, responses=ERRORS,
@@ -188,10 +205,10 @@ async def delete_game(gid: str, x_seat_token: str | None = SeatToken,
             raise
         # a game that no longer replays can still be deleted: only its seats are checked
         live = Live(row=hub.store.load(gid), game=None)  # type: ignore[arg-type]
-    hub.need_seat(live, x_seat_token)
+    access.need_seat(live, x_seat_token)
     hub.forget(gid)
     if not hub.store.delete(gid):
-        raise hub.not_found(gid)
+        raise access.not_found(gid)
     return Response(status_code=204)
 
 
@@ -201,7 +218,7 @@ async def delete_game(gid: str, x_seat_token: str | None = SeatToken,
 async def play(gid: str, body: MoveIn, x_seat_token: str | None = SeatToken,
                hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    seat = hub.need_seat(live, x_seat_token)
+    seat = access.need_seat(live, x_seat_token)
     async with live.lock:
         return _play(hub, live, body, seat)
 
@@ -213,13 +230,13 @@ def _play(hub: Hub, live: Live, body: MoveIn, me: int | None) -> dict[str, Any]:
             raise ApiError(409, "komi_pending", "your friend has yet to pick a color")
         if body.ply is None:
             raise ApiError(400, "bad_request", "online, a move names the ply it was made at")
-    if hub.is_over(live):
+    if live.is_over():
         raise ApiError(409, "game_over", "the game is over: "
-                       + (result_text(hub.state(live)["result"], live.row, live, hub) or ""))
+                       + (result_text(hub.views.state(live)["result"], live.row, live) or ""))
     if body.ply is not None and body.ply != len(live.row.moves):
         raise ApiError(409, "stale", f"the game has moved on: {len(live.row.moves)} moves, "
                        f"you saw {body.ply}", ply=len(live.row.moves))
-    seat = hub.to_move_seat(live)
+    seat = live.to_move_seat()
     assert seat is not None  # the game is not over
     if me is not None and seat != me:
         raise ApiError(409, "not_your_turn", f"it is {game.to_move}'s turn; wait for your "
@@ -240,7 +257,7 @@ def _play(hub: Hub, live: Live, body: MoveIn, me: int | None) -> dict[str, Any]:
         raise ApiError(409, "game_over", exc.reason) from None
     except IllegalMoveError as exc:
         raise ApiError(400, "illegal_move", exc.reason, move=body.move) from None
-    return hub.state(live, viewer=me)
+    return hub.views.state(live, viewer=me)
 
 
 @router.post("/api/games/{gid}/undo", response_model=GameState, responses=ERRORS,
@@ -249,19 +266,19 @@ def _play(hub: Hub, live: Live, body: MoveIn, me: int | None) -> dict[str, Any]:
 async def undo(gid: str, x_seat_token: str | None = SeatToken,
                hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_seat(live, x_seat_token)
+    me = access.need_seat(live, x_seat_token)
     if me is not None:  # online: ask; the other seat answers at /undo/answer
         async with live.lock:
-            if hub.is_over(live) or hub.online_undo_count(live, me) is None:
-                raise ApiError(409, "cannot_undo", "the game is over" if hub.is_over(live)
+            if live.is_over() or live.online_undo_count(me) is None:
+                raise ApiError(409, "cannot_undo", "the game is over" if live.is_over()
                                else "you have no move to take back")
             req = live.row.meta.get("undo_request")
             if req is not None and req["by"] != me:
                 raise ApiError(409, "undo_pending", "answer your friend's undo request first")
-            hub.set_meta(live, undo_request={"by": me, "ply": len(live.row.moves)})
+            hub.store.change_meta(live.row, undo_request={"by": me, "ply": len(live.row.moves)})
             hub.bump(live)
-            return hub.state(live, viewer=me)
-    n = hub.undo_count(live)
+            return hub.views.state(live, viewer=me)
+    n = live.undo_count()
     if n is None:
         why = ("the game was resigned" if live.row.result is not None else
                "nothing to undo" if not live.row.moves else "you have no move to take back yet")
@@ -269,7 +286,7 @@ async def undo(gid: str, x_seat_token: str | None = SeatToken,
     hub.take_back(live, n)
     hub.bump(live)
     hub.ensure_engine(live)
-    return hub.state(live)
+    return hub.views.state(live)
 
 
 @router.post("/api/games/{gid}/resign", response_model=GameState, responses=ERRORS,
@@ -279,18 +296,18 @@ async def resign(gid: str, body: ResignIn | None = None, x_seat_token: str | Non
                  hub: Hub = HubDep) -> dict[str, Any]:
     body = body or ResignIn(color=None)
     live = hub.get(gid, x_seat_token)
-    me = hub.need_seat(live, x_seat_token)
-    if hub.is_over(live):
+    me = access.need_seat(live, x_seat_token)
+    if live.is_over():
         raise ApiError(409, "game_over", "the game is already over")
     colors = live.game.colors
     if me is not None:
-        color = hub.color_of(live, me)
+        color = live.color_of(me)
         if body.color is not None and body.color != color:
             raise ApiError(409, "not_your_turn", f"you play {color}; you cannot resign for "
                            f"{body.color}")
-    elif hub.vs_computer(live):
+    elif live.vs_computer():
         humans = [i for i, s in enumerate(live.row.seats) if s["kind"] == "human"]
-        color = hub.color_of(live, humans[0])
+        color = live.color_of(humans[0])
         if body.color is not None and body.color != color:
             raise ApiError(409, "not_your_turn", f"you play {color}; you cannot resign for "
                            f"{body.color}")
@@ -306,9 +323,9 @@ async def resign(gid: str, body: ResignIn | None = None, x_seat_token: str | Non
         live.task.cancel()
         live.task = None
     if me is not None and "undo_request" in live.row.meta:
-        hub.set_meta(live, undo_request=None)
+        hub.store.change_meta(live.row, undo_request=None)
     hub.bump(live)
-    return hub.state(live, viewer=me)
+    return hub.views.state(live, viewer=me)
 
 
 @router.post("/api/games/{gid}/engine", response_model=GameState, responses=ERRORS,
@@ -316,11 +333,11 @@ async def resign(gid: str, body: ResignIn | None = None, x_seat_token: str | Non
 async def retry_engine(gid: str, x_seat_token: str | None = SeatToken,
                        hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    hub.need_seat(live, x_seat_token)
+    access.need_seat(live, x_seat_token)
     if live.task is not None and not live.task.done():
-        return hub.state(live)  # already thinking: a retry would only throw that away
+        return hub.views.state(live)  # already thinking: a retry would only throw that away
     live.engine_error = None
     live.engine_failures = 0
     hub.bump(live)
     hub.ensure_engine(live)
-    return hub.state(live)
+    return hub.views.state(live)

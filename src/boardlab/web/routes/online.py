@@ -13,7 +13,8 @@ from fastapi import APIRouter
 
 import boardlab
 
-from .. import online
+from .. import access, online
+from ..db import GameMeta, Seat
 from ..hub import Hub, Live
 from ..schemas import ERRORS, AnswerIn, ApiError, GameState, KomiPickIn, NameIn, NewGame
 from . import HubDep, SeatToken
@@ -22,7 +23,7 @@ router = APIRouter()
 
 
 def online_game(spec: NewGame, cls: type[boardlab.Game], options: dict[str, Any],
-                meta: dict[str, Any]) -> tuple[list[dict], Callable[[str, Hub, Live], dict]]:
+                meta: GameMeta) -> tuple[list[Seat], Callable[[str, Hub, Live], dict]]:
     """The seats of a new game by link (each with its token's hash), its meta
     (the komi the creator names, the clock), and how to answer its creation:
     the state plus the three links, which are never stored."""
@@ -50,11 +51,13 @@ def online_game(spec: NewGame, cls: type[boardlab.Game], options: dict[str, Any]
             raise ApiError(400, "bad_option", f"color must be {' or '.join(colors)} or "
                            f"random, got {human!r}")
         mine = colors.index(human)
-    seats = [{"kind": "human", "online": True,
-              "label": (online.clean_name(spec.name, f"Player {i + 1}") if i == mine
-                        else f"Player {i + 1}"),
-              "token_hash": online.token_hash(tokens[i])} for i in range(len(colors))]
-    meta.update(online=True, creator_seat=mine, spectator_hash=online.token_hash(spectator))
+    seats: list[Seat] = [{"kind": "human", "online": True,
+                          "label": (online.clean_name(spec.name, f"Player {i + 1}") if i == mine
+                                    else f"Player {i + 1}"),
+                          "token_hash": online.token_hash(tokens[i])}
+                         for i in range(len(colors))]
+    meta.update({"online": True, "creator_seat": mine,
+                 "spectator_hash": online.token_hash(spectator)})
     tc = spec.time_control
     if tc is not None:
         meta["clock"] = {"kind": tc.kind, "seconds": tc.seconds, "increment": tc.increment,
@@ -63,7 +66,7 @@ def online_game(spec: NewGame, cls: type[boardlab.Game], options: dict[str, Any]
 
     def answer(gid: str, hub: Hub, live: Live) -> dict[str, Any]:
         links = {"you": tokens[mine], "invite": tokens[1 - mine], "spectate": spectator}
-        return {**hub.state(live, viewer=mine), "tokens": links,
+        return {**hub.views.state(live, viewer=mine), "tokens": links,
                 "links": {"you": f"/#/play/{gid}/{tokens[mine]}",
                           "invite": f"/#/play/{gid}/{tokens[1 - mine]}",
                           "spectate": f"/#/watch/{gid}/{spectator}"}}
@@ -75,26 +78,26 @@ def online_game(spec: NewGame, cls: type[boardlab.Game], options: dict[str, Any]
 async def answer_undo(gid: str, body: AnswerIn, x_seat_token: str | None = SeatToken,
                       hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_online_seat(live, x_seat_token,
-                              "only an online game has undo requests")
+    me = access.need_online_seat(live, x_seat_token,
+                                 "only an online game has undo requests")
     async with live.lock:
         req = live.row.meta.get("undo_request")
         if req is None:
             raise ApiError(409, "no_request", "there is no undo request to answer")
         if req["by"] == me:
             raise ApiError(409, "not_your_turn", "your friend answers your undo request")
-        n = hub.online_undo_count(live, req["by"])
-        if req["ply"] != len(live.row.moves) or n is None or hub.is_over(live):
-            hub.set_meta(live, undo_request=None)
+        n = live.online_undo_count(req["by"])
+        if req["ply"] != len(live.row.moves) or n is None or live.is_over():
+            hub.store.change_meta(live.row, undo_request=None)
             hub.bump(live)
             raise ApiError(409, "stale", "the game has changed since the request")
         if body.accept:  # first: if its write fails, the request stays unanswered
             hub.take_back(live, n)
-            hub.restart_clock(live)
-        hub.set_meta(live, undo_request=None,
-                     undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
+            hub.clocks.restart(live)
+        hub.store.change_meta(live.row, undo_request=None,
+                              undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
         hub.bump(live)
-        return hub.state(live, viewer=me)
+        return hub.views.state(live, viewer=me)
 
 
 @router.post("/api/games/{gid}/komi", response_model=GameState, responses=ERRORS,
@@ -102,11 +105,11 @@ async def answer_undo(gid: str, body: AnswerIn, x_seat_token: str | None = SeatT
 async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = SeatToken,
                       hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_online_seat(live, x_seat_token,
-                              "only an online game negotiates komi this way")
+    me = access.need_online_seat(live, x_seat_token,
+                                 "only an online game negotiates komi this way")
     async with live.lock:
         komi = live.row.meta.get("komi") or {}
-        if hub.is_over(live):
+        if live.is_over():
             raise ApiError(409, "game_over", "the game is over: there is no color to pick")
         if not komi.get("pending"):
             raise ApiError(409, "komi_settled", "there is no color to pick")
@@ -126,12 +129,12 @@ async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = Seat
                 swapped = {1 - k: v for k, v in per_seat.items()}
                 per_seat.clear()
                 per_seat.update(swapped)  # type: ignore[arg-type]  # each keeps its value type
-        meta = {**live.row.meta, "creator_seat": creator,
-                "komi": {**komi, "pending": False, "friend_color": body.color}}
+        meta: GameMeta = {**live.row.meta, "creator_seat": creator,
+                          "komi": {**komi, "pending": False, "friend_color": body.color}}
         hub.store.update(gid, seats=seats, meta=meta)
         live.row.seats, live.row.meta = seats, meta
         hub.bump(live)
-        return hub.state(live, viewer=me)
+        return hub.views.state(live, viewer=me)
 
 
 @router.post("/api/games/{gid}/name", response_model=GameState, responses=ERRORS,
@@ -139,12 +142,12 @@ async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = Seat
 async def set_name(gid: str, body: NameIn, x_seat_token: str | None = SeatToken,
                       hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_online_seat(live, x_seat_token,
-                              "only an online game has display names")
+    me = access.need_online_seat(live, x_seat_token,
+                                 "only an online game has display names")
     async with live.lock:
-        seats = [dict(s) for s in live.row.seats]
+        seats = [Seat(**s) for s in live.row.seats]
         seats[me]["label"] = online.clean_name(body.name, f"Player {me + 1}")
         hub.store.update(gid, seats=seats)
         live.row.seats = seats
         hub.bump(live)
-        return hub.state(live, viewer=me)
+        return hub.views.state(live, viewer=me)

@@ -9,44 +9,38 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 
 import boardlab
-from boardlab import records
 
-from .. import recordio
+from .. import access, recordio, work
+from ..db import GameMeta, Seat
 from ..hub import Hub, Live
-from ..schemas import ERRORS, ApiError, GameState, RecordIn, VariationsIn
+from ..schemas import ERRORS, GameState, RecordIn, VariationsIn
 from . import HubDep, SeatToken, client_of
 
 router = APIRouter()
 
 
-def _players(hub: Hub, live: Live) -> dict[str, str]:
-    return {hub.color_of(live, i): s.get("name") or s.get("label") or "?"
+def _players(live: Live) -> dict[str, str]:
+    return {live.color_of(i): s.get("name") or s.get("label") or "?"
             for i, s in enumerate(live.row.seats)}
 
 
 @router.get("/api/games/{gid}/record", responses=ERRORS,
             summary="Download the game record (format=text or json)")
-async def record(gid: str, format: Literal["text", "json"] = "text",
+async def record(request: Request, gid: str, format: Literal["text", "json"] = "text",
                  x_seat_token: str | None = SeatToken,
                  hub: Hub = HubDep) -> Response:
     live = hub.get(gid, x_seat_token)
-    hub.identify(live, x_seat_token)
+    access.identify(live, x_seat_token)
     result = live.row.result or {}
     resigned = result.get("resigned")
     timeout = None
     if result.get("termination") == "timeout":
         resigned, timeout = None, result.get("flagged") or result.get("resigned")
     date = time.strftime("%Y.%m.%d", time.localtime(live.row.created))
-    variations = live.row.meta.get("variations")
-    try:
-        if format == "json":
-            body = recordio.to_json(live.game, _players(hub, live), resigned, date, timeout,
-                                    variations)
-        else:
-            body = recordio.to_text(live.game, _players(hub, live), resigned, date, timeout,
-                                    variations)
-    except boardlab.BoardlabError as exc:
-        raise ApiError(409, "bad_record", str(exc)) from None
+    # rendering grows with the game's moves and variations: the work pool's
+    body = await hub.offload(client_of(request), work.render_record, work.GameSpec.of(live.row),
+                             _players(live), resigned, date, timeout,
+                             live.row.meta.get("variations"), format)
     ext, media = ("json", "application/json") if format == "json" else ("txt", "text/plain")
     filename = f"{live.row.game}-{live.row.id}.{ext}"
     return PlainTextResponse(body, media_type=f"{media}; charset=utf-8",
@@ -58,30 +52,30 @@ async def record(gid: str, format: Literal["text", "json"] = "text",
                      "hot-seat)")
 async def load_record(body: RecordIn, request: Request,
                       hub: Hub = HubDep) -> dict[str, Any]:
-    hub.allow_creation(client_of(request))
-    try:
-        imp = recordio.parse(body.text)
-    except (recordio.RecordProblem, boardlab.BoardlabError) as exc:
-        raise ApiError(400, "bad_record", str(exc)) from None
+    client = client_of(request)
+    hub.admission.allow_creation(client)
+    s = hub.settings
+    imp = await hub.offload(client, work.read_record, body.text,
+                            recordio.Caps(s.max_record_moves, s.max_variation_moves, s.max_name))
     players = imp.players or {}
     game_cls = boardlab.game_class(imp.game)
     # players name colors after any swap; seats are by starting color
     swapped = imp.moves.count("swap") % 2
-    seats = []
+    seats: list[Seat] = []
     for i in range(len(game_cls.colors)):
         now = game_cls.colors[i ^ swapped]
         name = players.get(now) or "?"
         # whoever plays on now is a person at this screen; the record's name stays for downloads
         seats.append({"kind": "human", "label": f"Player {i + 1}",
                       **({"name": name} if name != "?" else {})})
-    meta: dict[str, Any] = {"source": "record"}
+    meta: GameMeta = {"source": "record", "client": client}
     if imp.start:
         meta["start"] = imp.start
     if imp.variations:
         meta["variations"] = imp.variations
-    owner = hub.new_owner(meta)
+    owner = hub.admission.new_owner(meta)
     status = "over" if imp.result else "playing"
-    hub.make_room()
+    hub.admission.make_room(client)
     row = hub.store.create(imp.game, imp.size, imp.options, seats, meta, imp.moves,
                            imp.result, status)
     live = hub.get(row.id)
@@ -93,15 +87,14 @@ async def load_record(body: RecordIn, request: Request,
 @router.put("/api/games/{gid}/variations", response_model=GameState, responses=ERRORS,
             summary="Keep variations with a game (the analysis mode's branches); its record "
                     "downloads with them")
-async def set_variations(gid: str, body: VariationsIn, x_seat_token: str | None = SeatToken,
+async def set_variations(request: Request, gid: str, body: VariationsIn,
+                         x_seat_token: str | None = SeatToken,
                          hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
-    me = hub.need_seat(live, x_seat_token)
-    try:
-        nodes = recordio.variation_nodes(body.variations)
-        records.Record.from_game(live.game, _players(hub, live), variations=nodes)
-    except (recordio.RecordProblem, boardlab.BoardlabError) as exc:
-        raise ApiError(400, "bad_variation", str(exc)) from None
-    hub.set_meta(live, variations=recordio.variations_json(nodes) or None)
+    me = access.need_seat(live, x_seat_token)
+    kept = await hub.offload(client_of(request), work.check_variations,
+                             work.GameSpec.of(live.row), _players(live), body.variations,
+                             hub.settings.max_variation_moves)
+    hub.store.change_meta(live.row, variations=kept or None)
     hub.bump(live)
-    return hub.state(live, viewer=me)
+    return hub.views.state(live, viewer=me)
