@@ -35,3 +35,5 @@ study implo9       implo  --sizes 9 --option pie=yes,no --games 60 --engine mcts
 study implo9-1000  implo  --sizes 9 --option pie=yes,no --games 80 --engine mcts:1000
 study pilo8-1000   pilo   --sizes 8 --option pie=yes,no --games 80 --engine mcts:1000
 study vimbre11     vimbre --sizes 11 --games 40 --engine mcts:200
+# too weak for its board on purpose: the report's warnings (docs/balance.md)
+study robble6-50   robble --sizes 6 --option pie=yes,no --games 40 --engine mcts:50

@@ -277,3 +277,76 @@ def test_a_search_smaller_than_the_move_list_gives_no_evaluation():
     assert thin.evals[0] is None and thin.legal[0] == 16
     full = play_study_game(("k", "robble", 4, {}, "mcts:64", 0, 5, None))
     assert full.evals[0] is not None and 0 <= full.evals[0] <= 1
+
+
+# ---------------------------------------------------------------- settings
+def test_resume_with_other_engine_settings_is_refused(tmp_path):
+    import sqlite3
+
+    out = str(tmp_path / "s")
+    run_study(_spec(games=1), out, jobs=1)
+    store = Store(out, "robble", resume=True)
+    recorded = store.recorded("mcts:20")
+    store.close()
+    assert recorded["engine"]["limit"]["simulations"] == 20 and recorded["seed"] == 7
+    assert recorded["boardlab"] and recorded["engine"]["solver"] is False
+    # what an upgrade looks like: the same engine string, another default
+    older = recorded | {"boardlab": "0.0.1",
+                        "engine": recorded["engine"] | {"solver": True}}
+    db = sqlite3.connect(os.path.join(out, "results.sqlite"))
+    with db:
+        db.execute("UPDATE meta SET value=? WHERE key='settings:mcts:20'", (json.dumps(older),))
+    db.close()
+    with pytest.raises(StudyError) as err:
+        run_study(_spec(games=2), out, jobs=1, resume=True)
+    assert "engine.solver: recorded true, now false" in str(err.value)
+    assert "boardlab: recorded \"0.0.1\"" in str(err.value)
+    assert len(_rows(out)) == 2  # nothing played, nothing lost
+    other = str(tmp_path / "s2")
+    run_study(_spec(games=1), other, jobs=1)
+    with pytest.raises(StudyError, match="seed: recorded 7, now 8"):
+        run_study(_spec(games=1, seed=8), other, jobs=1, resume=True)
+
+
+def test_a_study_without_recorded_settings_is_not_resumed(tmp_path):
+    import sqlite3
+
+    out = str(tmp_path / "s")
+    run_study(_spec(games=1), out, jobs=1)
+    db = sqlite3.connect(os.path.join(out, "results.sqlite"))
+    with db:
+        db.execute("DELETE FROM meta WHERE key LIKE 'settings:%'")
+    db.close()
+    with pytest.raises(StudyError, match="before studies recorded their engine's settings"):
+        run_study(_spec(games=2), out, jobs=1, resume=True)
+
+
+# ---------------------------------------------------------------- engine too weak
+def test_adequacy_criteria_by_hand():
+    from boardlab.study.adequacy import adequacy, search_sizes
+
+    assert search_sizes([(16, 20), (10, 30), (1, None), (5, None)]) == {
+        "searched": 2, "thin": 1, "opening_legal": 16, "opening_visits": 20}
+    # 25 points; a1 (0) and b1 (1) in the low half, y5 (24) in the high one
+    points = {"a1": [0], "b1": [1], "e5": [24], "c3": [12]}
+    def rows(moves, visits=100, thin=0):
+        return [{"first_move": m, "searched": 10, "thin": thin, "opening_legal": 25,
+                 "opening_visits": visits} for m in moves]
+    ok = adequacy(rows(["a1", "e5"] * 6 + ["c3"]), points, 25, True)
+    assert ok["warnings"] == [] and ok["FirstMoveSkew"]["n"] == 12
+    skewed = adequacy(rows(["a1", "b1"] * 6 + ["e5"]), points, 25, True)
+    assert [w.split(":")[0] for w in skewed["warnings"]] == ["skewed first moves"]
+    assert adequacy(rows(["a1", "b1"] * 6), points, 25, False)["warnings"] == []  # asymmetric
+    weak = adequacy(rows(["c3"] * 4, visits=30, thin=4), points, 25, True)
+    assert [w.split(":")[0] for w in weak["warnings"]] == ["thin play", "thin opening"]
+
+
+def test_a_weak_engine_is_flagged_and_a_strong_one_is_not(tmp_path):
+    weak, strong = str(tmp_path / "w"), str(tmp_path / "s")
+    run_study(StudySpec("robble", [5], engine="mcts:10", games=12, seed=3), weak, jobs=2)
+    run_study(StudySpec("robble", [4], engine="mcts:300", games=6, seed=3), strong, jobs=2)
+    (w,) = summarise("robble", Store(weak, "robble", resume=True).games())["groups"]
+    (s,) = summarise("robble", Store(strong, "robble", resume=True).games())["groups"]
+    assert any(x.startswith("thin opening") for x in w["warnings"])
+    assert w["adequacy"]["OpeningSimulationsPerMove"]["median"] == pytest.approx(10 / 25)
+    assert s["warnings"] == [] and s["adequacy"]["OpeningSimulationsPerMove"]["median"] > 2

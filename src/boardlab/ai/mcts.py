@@ -104,6 +104,8 @@ class MCTSAgent(BaseAgent):
     ``10 * points + 100``; an unfinished playout counts as a draw),
     ``checked`` (validate tree steps through the public API; slow, tests)."""
 
+    setting_attributes = {"playout": "playout_name"}
+
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  seed: int | None = None, *, c: float = 1.0, playout: str = "auto",
                  reuse: bool = True, widening: tuple[float, float] | None = None,
@@ -149,6 +151,14 @@ class MCTSAgent(BaseAgent):
         self._special_memo: dict = {}  # the game's special moves keep their plans here
 
     # ------------------------------------------------------------ interface
+    def settings(self, game: Game | None = None) -> dict:
+        """:meth:`BaseAgent.settings`, with ``playout=auto`` resolved to the
+        game's own default policy when ``game`` is given."""
+        out = super().settings(game)
+        if game is not None and out["playout"] == "auto":
+            out["playout"] = advice_for(game).default_playout
+        return out
+
     def reset(self) -> None:
         self._root = None
         self._root_history = []

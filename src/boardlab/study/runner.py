@@ -93,6 +93,15 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def recorded_settings(spec: StudySpec) -> dict:
+    """What a study's games depend on beyond their configuration: the
+    engine's full settings (asked of the engine), the boardlab version, the
+    study seed and the ply cap. A resume with any of them different is refused."""
+    game = boardlab.new_game(spec.game, spec.sizes[0])
+    return {"engine": make_engine(spec.engine, 0).settings(game),
+            "boardlab": boardlab.__version__, "seed": spec.seed, "max_plies": spec.max_plies}
+
+
 def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[tuple]:
     return [(c.key, spec.game, c.size, c.options, spec.engine, i, c.seed(spec.seed),
              spec.max_plies) for c, i in todo]
@@ -154,6 +163,8 @@ def run_study(spec: StudySpec, out: str, *, jobs: int | None = None, resume: boo
     jobs = default_jobs() if jobs is None else max(1, jobs)
     store = Store(out, spec.game, resume=resume)
     try:
+        store.agree(spec.engine, recorded_settings(spec))
+        store.set_spec(spec.as_dict())
         colors = boardlab.game_class(spec.game).colors
         configs = spec.configs()
         match_specs: dict[str, MatchSpec] = {}

@@ -14,6 +14,7 @@ from typing import Any
 
 import boardlab
 
+from .adequacy import adequacy
 from .crossing import crossing, margin_crossing
 from .metrics import group, metrics
 
@@ -58,7 +59,10 @@ def summarise(game: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str,
         cells = first_move_points(game, size, options, list(m["FirstMoves"]))
         for move, row in m["FirstMoves"].items():
             row["points"] = cells[move]
-        groups.append({"engine": engine, "size": size, "options": options, "metrics": m})
+        board = boardlab.new_game(game, size, **options).cells()
+        fit = adequacy(items, cells, len(board), board == board[::-1])
+        groups.append({"engine": engine, "size": size, "options": options, "metrics": m,
+                       "adequacy": fit, "warnings": fit.pop("warnings")})
     crossings = []
     keys = sorted({k for g in groups for k, v in g["options"].items() if _numeric(v)})
     for key in keys:
