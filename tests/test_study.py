@@ -256,10 +256,21 @@ def test_cli_errors_and_a_run(tmp_path, capsys):
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_ray_gives_the_local_games(tmp_path):
+    import ray
+
+    from boardlab.study.ray_backend import batch_size
     local, remote = str(tmp_path / "l"), str(tmp_path / "r")
     run_study(_spec(games=2), local, jobs=1)
-    run_study(_spec(games=2), remote, ray="local")
+    stats = run_study(_spec(games=2), remote, ray="local")
     assert _rows(remote) == _rows(local)
+    assert stats.backend == "ray" and 1 <= stats.workers <= 4 and stats.start_seconds > 0
+    # the workers of a Ray started here run at the driver's priority (Ray's
+    # default, niceness 15, starves them on a shared machine)
+    def niceness() -> int:  # (nested: Ray ships it by value, not by module name)
+        import os
+        return os.getpriority(os.PRIO_PROCESS, 0)
+    assert ray.get(ray.remote(niceness).remote()) == niceness()
+    assert [batch_size(n, 2) for n in (1, 12, 13, 200, 10_000)] == [1, 1, 2, 8, 8]
 
 
 def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
