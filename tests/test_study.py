@@ -334,21 +334,24 @@ def test_a_study_without_recorded_settings_is_not_resumed(tmp_path):
 
 # ---------------------------------------------------------------- engine too weak
 def test_adequacy_criteria_by_hand():
-    from boardlab.study.adequacy import adequacy, search_sizes
+    from boardlab.study.adequacy import adequacy, first_move_skew, search_sizes, sides
 
     assert search_sizes([(16, 20), (10, 30), (1, None), (5, None)]) == {
         "searched": 2, "thin": 1, "opening_legal": 16, "opening_visits": 20}
-    # 25 points; a1 (0) and b1 (1) in the low half, y5 (24) in the high one
+    # 25 points; a1 (0) and b1 (1) in the low half, e5 (24) in the high one, c3 the centre
     points = {"a1": [0], "b1": [1], "e5": [24], "c3": [12]}
+
     def rows(moves, visits=100, thin=0):
         return [{"first_move": m, "searched": 10, "thin": thin, "opening_legal": 25,
                  "opening_visits": visits} for m in moves]
-    ok = adequacy(rows(["a1", "e5"] * 6 + ["c3"]), points, 25, True)
-    assert ok["warnings"] == [] and ok["FirstMoveSkew"]["n"] == 12
-    skewed = adequacy(rows(["a1", "b1"] * 6 + ["e5"]), points, 25, True)
-    assert [w.split(":")[0] for w in skewed["warnings"]] == ["skewed first moves"]
-    assert adequacy(rows(["a1", "b1"] * 6), points, 25, False)["warnings"] == []  # asymmetric
-    weak = adequacy(rows(["c3"] * 4, visits=30, thin=4), points, 25, True)
+    assert sides(rows(["a1", "e5", "c3"]), points, 25) == [-1, 1]
+    even, warning = first_move_skew(sides(rows(["a1", "e5"] * 6 + ["c3"]), points, 25))
+    assert warning is None and even["n"] == 12 and even["value"] == 0.5
+    skew, warning = first_move_skew(sides(rows(["a1", "b1"] * 6 + ["e5"]), points, 25))
+    assert warning.startswith("skewed first moves: 12 of 13") and skew["low"] > 0.5
+    assert first_move_skew([-1] * 9)[1] is None  # too few games to tell
+    assert adequacy(rows(["c3"] * 4))["warnings"] == []
+    weak = adequacy(rows(["c3"] * 4, visits=30, thin=4))
     assert [w.split(":")[0] for w in weak["warnings"]] == ["thin play", "thin opening"]
 
 

@@ -21,7 +21,10 @@ move list). Three measurable signs, each a warning in the study's summary:
     (points a1, b1, ...) significantly more often than half the time (the 99%
     Wilson interval of that share lies above 1/2, with at least
     :data:`MIN_SKEW_GAMES` games off the centre). This is the tie-break
-    artifact itself, seen in the games whatever the budget.
+    artifact itself, seen in the games whatever the budget. The games of one
+    engine on one board size are pooled over the option values (the opening
+    board is the same): one test per board, not one per configuration, so a
+    komi sweep of seven values does not make seven chances of a false alarm.
 
 The simulations per position are the root visits each move's search comment
 states (stored per position in ``positions.visits``); a move played without
@@ -65,13 +68,39 @@ def _centre_side(points: list[int], cells: int) -> int | None:
     return None if mean == middle else -1 if mean < middle else 1
 
 
-def adequacy(rows: list[dict[str, Any]], first_points: dict[str, list[int]] | None,
-             cells: int, symmetric: bool) -> dict[str, Any]:
-    """The search-size figures of one configuration's games and its warnings.
+def sides(rows: list[dict[str, Any]], first_points: dict[str, list[int]],
+          cells: int) -> list[int]:
+    """Per game off the centre: -1 if its first move lies in the half of the
+    board where the move list starts, +1 if in the other half."""
+    out = []
+    for r in rows:
+        side = _centre_side(first_points.get(r.get("first_move") or "", []), cells)
+        if side is not None:
+            out.append(side)
+    return out
 
-    ``first_points``: the points each first move changes (None: unknown);
-    ``cells``: the board's points; ``symmetric``: whether the opening
-    position reads the same backwards (only then is the skew test made)."""
+
+def first_move_skew(sides_: list[int]) -> tuple[dict[str, Any] | None, str | None]:
+    """The share of first moves in the half where the move list starts, with
+    its 99% interval, and the warning when that share is significantly
+    above 1/2 (None: no games off the centre, or no warning)."""
+    if not sides_:
+        return None, None
+    low_half = sum(s < 0 for s in sides_)
+    lo, hi = wilson(low_half, len(sides_), Z99)
+    skew = {"value": low_half / len(sides_), "low": lo, "high": hi, "n": len(sides_)}
+    if len(sides_) >= MIN_SKEW_GAMES and lo > 0.5:
+        return skew, (f"skewed first moves: {low_half} of {len(sides_)} games on this board "
+                      "opened in the half where the move list starts (a symmetric start "
+                      "gives about half): a tie-break artifact of a search too small for "
+                      "the board")
+    return skew, None
+
+
+def adequacy(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The search-size figures of one configuration's games and the
+    warnings they give (the skew test, pooled per board, is
+    :func:`first_move_skew`)."""
     out: dict[str, Any] = {"warnings": []}
     searched = sum(r.get("searched") or 0 for r in rows)
     if searched:
@@ -91,18 +120,4 @@ def adequacy(rows: list[dict[str, Any]], first_points: dict[str, list[int]] | No
             out["warnings"].append(
                 f"thin opening: {median:.1f} simulations per legal move at the start "
                 f"({legal:g} moves): the first move is close to a tie-break")
-    if first_points is not None and symmetric:
-        sides = [_centre_side(first_points.get(r["first_move"] or "", []), cells)
-                 for r in rows if r.get("first_move")]
-        off = [s for s in sides if s is not None]
-        if off:
-            low_half = sum(s < 0 for s in off)
-            lo, hi = wilson(low_half, len(off), Z99)
-            out["FirstMoveSkew"] = {"value": low_half / len(off), "low": lo, "high": hi,
-                                    "n": len(off)}
-            if len(off) >= MIN_SKEW_GAMES and lo > 0.5:
-                out["warnings"].append(
-                    f"skewed first moves: {low_half} of {len(off)} opened in the half of "
-                    "the board where the move list starts (a symmetric start gives about "
-                    "half): a tie-break artifact of a search too small for the board")
     return out

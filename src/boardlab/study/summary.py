@@ -14,7 +14,7 @@ from typing import Any
 
 import boardlab
 
-from .adequacy import adequacy
+from .adequacy import adequacy, first_move_skew, sides
 from .crossing import crossing, margin_crossing
 from .metrics import group, metrics
 
@@ -53,6 +53,7 @@ def _numeric(value: Any) -> bool:
 
 def summarise(game: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     groups = []
+    boards: dict[tuple[str, int], list[int]] = defaultdict(list)  # first-move sides per board
     for (engine, size, opts), items in group(rows).items():
         options = dict(opts)
         m = metrics(items, swap_possible=_swap_possible(game, size, options))
@@ -60,9 +61,17 @@ def summarise(game: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str,
         for move, row in m["FirstMoves"].items():
             row["points"] = cells[move]
         board = boardlab.new_game(game, size, **options).cells()
-        fit = adequacy(items, cells, len(board), board == board[::-1])
+        if board == board[::-1]:  # only a symmetric opening board can show a skew
+            boards[(engine, size)] += sides(items, cells, len(board))
+        fit = adequacy(items)
         groups.append({"engine": engine, "size": size, "options": options, "metrics": m,
                        "adequacy": fit, "warnings": fit.pop("warnings")})
+    for g in groups:
+        skew, warning = first_move_skew(boards.get((g["engine"], g["size"]), []))
+        if skew is not None:
+            g["adequacy"]["FirstMoveSkew"] = skew
+        if warning:
+            g["warnings"].append(warning)
     crossings = []
     keys = sorted({k for g in groups for k, v in g["options"].items() if _numeric(v)})
     for key in keys:
