@@ -304,8 +304,9 @@ def length_figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
                          opacity=0.8, title=f"{a}-{b - 1} plies: {c} games")
         mean = g["metrics"]["DurationPlies"]["mean"]
         svg.line(sx(mean), y0, sx(mean), y1, stroke=FIRST, width=1.5)
-        svg.text(min(sx(mean) + 3, x1 - 40), y0 + 10, f"mean {mean:.0f}", size=12,
-                 anchor="start", fill=FIRST)
+        right = sx(mean) + 60 < x1
+        svg.text(sx(mean) + (3 if right else -3), y0 + 10, f"mean {mean:.0f}", size=12,
+                 anchor="start" if right else "end", fill=FIRST)
         _axes(svg, x0, x1, y0, y1, nice_ticks(lo, hi, 3, True), nice_ticks(0, top, 2, True),
               sx, sy, xlabel="plies", ylabel="")
         out.append((f"game length, {label}", svg.done()))
@@ -427,7 +428,8 @@ def heat_figure(g: dict[str, Any], sizes: int, engines: int = 1) -> tuple[str, s
                 svg.rect(x, y, cell, cell, "none", stroke="#9994")
                 continue
             score = scores[r][c] / finished[r][c] if finished[r][c] else 0.5
-            tip = f"{chr(97 + c)}{r + 1}: {n} games, first player scored {_pct(score)}" + (
+            tip = f"{chr(97 + c)}{r + 1}: {n} game{'s' if n > 1 else ''}, first player " \
+                f"scored {_pct(score)}" + (
                 f", swapped {swaps[r][c]}" if pie else "")
             svg.rect(x, y, cell, cell, score_color(score), opacity=confidence(n), stroke="#9994",
                      title=tip)

@@ -4,7 +4,9 @@ For a configuration: is the game fair, and within what? The first player's
 score ``s`` with its 95% Wilson interval [lo, hi] gives one of
 
 * **fair within ±W%**: the interval holds 50%, so no edge larger than
-  ``W = max(50 - lo, hi - 50)`` points can be seen (rounded up);
+  ``W = max(50 - lo, hi - 50)`` points can be seen (rounded up), and W is at
+  most :data:`FAIR_WITHIN` (10); with a wider interval the games show **no
+  clear edge**, which is not yet an answer (too few games to call it fair);
 * **favours the first player** (lo above 50%) or **the second** (hi below);
 * **not answered**: the engine was too weak for the board
   (:mod:`.adequacy`): a rate measured with it measures a tie-break.
@@ -19,6 +21,9 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
+#: the widest "within" (in points of the first player's score) still called fair
+FAIR_WITHIN = 10
 
 
 def _show(value: Any) -> str:
@@ -64,6 +69,11 @@ def group_verdict(game: str, g: dict[str, Any]) -> dict[str, Any]:
         return {"kind": "second", "text": f"{head} favours the second player",
                 "evidence": evidence}
     within = math.ceil(100 * max(0.5 - s["low"], s["high"] - 0.5) - 1e-9)
+    if within > FAIR_WITHIN:
+        return {"kind": "unclear", "within": within,
+                "text": f"{head} shows no clear edge, but an edge up to ±{within}% fits "
+                        f"these {games} games",
+                "evidence": evidence}
     return {"kind": "fair", "within": within,
             "text": f"{head} is fair within ±{within}%", "evidence": evidence}
 
@@ -89,14 +99,38 @@ def crossing_verdict(game: str, c: dict[str, Any]) -> dict[str, Any]:
             "evidence": f"the fitted crossing is {c['crossing']:.1f}; {played}"}
 
 
+def _weak(game: str, engine: str, size: int, groups: list[dict[str, Any]],
+          every: bool) -> dict[str, Any]:
+    """One "not answered" for the configurations of a board whose engine was
+    too weak (one line, not one per option value; ``every``: all of that
+    board's configurations, so none need naming)."""
+    reasons = sorted({w.split(":")[0] for g in groups for w in g["warnings"]})
+    opts = [options_phrase(g["options"]) for g in groups]
+    which = f" ({', '.join(o for o in opts if o)})" if any(opts) and not every else ""
+    evidence = "; ".join(dict.fromkeys(w for g in groups for w in g["warnings"]))
+    return {"kind": "weak", "text": f"{game.capitalize()} {size}x{size}{which}: not answered: "
+            f"{engine} is too weak for this board ({', '.join(reasons)})",
+            "evidence": evidence}
+
+
 def verdicts(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """The study's answers, most important first: a swept option's fair value
-    (one per crossing), then every configuration not swept over (a komi
-    study's per-komi rates are evidence, not answers), weak ones included."""
+    """The study's answers, most important first: "not answered" where the
+    engine was too weak (one per board), a swept option's fair value (one per
+    crossing, unless its board was not answered), then every other
+    configuration not swept over (a komi study's per-komi rates are
+    evidence, not answers)."""
     game = summary["game"]
-    out = [crossing_verdict(game, c) for c in summary["crossings"]]
-    swept = {c["option"] for c in summary["crossings"]}
+    weak: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for g in summary["groups"]:
-        if g.get("warnings") or not swept & set(g["options"]):
-            out.append(group_verdict(game, g))
+        if g.get("warnings"):
+            weak.setdefault((g["engine"], g["size"]), []).append(g)
+    boards: dict[tuple[str, int], int] = {}
+    for g in summary["groups"]:
+        boards[(g["engine"], g["size"])] = boards.get((g["engine"], g["size"]), 0) + 1
+    out = [_weak(game, e, s, gs, len(gs) == boards[(e, s)]) for (e, s), gs in weak.items()]
+    out += [crossing_verdict(game, c) for c in summary["crossings"]
+            if (c["engine"], c["size"]) not in weak]
+    swept = {c["option"] for c in summary["crossings"]}
+    out += [group_verdict(game, g) for g in summary["groups"]
+            if not g.get("warnings") and not swept & set(g["options"])]
     return out

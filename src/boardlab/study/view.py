@@ -31,7 +31,8 @@ CSS = """
 .verdicts li .evidence { display: block; color: var(--muted); font-size: .92rem; margin-top: 2px; }
 .verdicts .v-fair, .verdicts .v-pinned { border-left-color: var(--ok); }
 .verdicts .v-first, .verdicts .v-second { border-left-color: #b35806; }
-.verdicts .v-weak, .verdicts .v-open, .verdicts .v-unfinished { border-left-color: #8a8a8a; }
+.verdicts .v-weak, .verdicts .v-open, .verdicts .v-unfinished,
+.verdicts .v-unclear { border-left-color: #8a8a8a; }
 .figs { display: flex; flex-wrap: wrap; gap: 14px 18px; align-items: flex-start; }
 .figs figure { margin: 0; max-width: 100%; }
 .figs figure svg { display: block; max-width: 100%; height: auto; }
