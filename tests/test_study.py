@@ -363,3 +363,30 @@ def test_a_weak_engine_is_flagged_and_a_strong_one_is_not(tmp_path):
     assert any(x.startswith("thin opening") for x in w["warnings"])
     assert w["adequacy"]["OpeningSimulationsPerMove"]["median"] == pytest.approx(10 / 25)
     assert s["warnings"] == [] and s["adequacy"]["OpeningSimulationsPerMove"]["median"] > 2
+
+
+def test_verdicts_in_plain_words():
+    from boardlab.study.verdict import crossing_verdict, group_verdict, verdicts
+
+    def g(value, low, high, n=400, options=None, warnings=()):
+        return {"engine": "mcts:1000", "size": 7, "options": options or {"pie": True},
+                "warnings": list(warnings), "metrics": {"games": n, "FirstPlayerScore": {
+                    "value": value, "low": low, "high": high, "n": n}}}
+    fair = group_verdict("robble", g(0.51, 0.46, 0.56))
+    assert fair["kind"] == "fair" and fair["text"] == "With pie, robble 7x7 is fair within ±6%"
+    assert group_verdict("robble", g(0.62, 0.52, 0.72))["kind"] == "first"
+    assert group_verdict("robble", g(0.38, 0.28, 0.48))["text"].endswith("the second player")
+    unclear = group_verdict("robble", g(0.45, 0.36, 0.55, n=100))
+    assert unclear["kind"] == "unclear" and "±14%" in unclear["text"]
+    c = {"engine": "mcts:1000", "size": 7, "option": "komi", "fixed": {}, "values": [0, 6, 12],
+         "games": [30, 30, 30], "crossing": 5.2, "low": 3.1, "high": 7.4, "note": ""}
+    assert crossing_verdict("yugo", c)["text"] == "Yugo 7x7 is even at komi 5.2 (95% interval 3.1 to 7.4)"
+    wide = crossing_verdict("yugo", c | {"low": -20.0, "high": 30.0})
+    assert wide["kind"] == "open" and "from -20 to 30" in wide["text"]
+    # one weak board: one "not answered" line, and the komi it swept is not called
+    weak = [g(0.5, 0.3, 0.7, options={"komi": k}, warnings=["thin opening: 1.4 ..."])
+            for k in (0, 6, 12)]
+    said = verdicts({"game": "yugo", "groups": weak, "crossings": [c]})
+    assert [v["kind"] for v in said] == ["weak"]
+    assert said[0]["text"] == ("Yugo 7x7: not answered: mcts:1000 is too weak for this board "
+                               "(thin opening)")
