@@ -64,9 +64,9 @@ def summarise(game: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str,
         board = boardlab.new_game(game, size, **options).cells()
         if board == board[::-1]:  # only a symmetric opening board can show a skew
             boards[(engine, size)] += sides(items, cells, len(board))
-        fit = adequacy(items)
+        searched = adequacy(items)
         groups.append({"engine": engine, "size": size, "options": options, "metrics": m,
-                       "adequacy": fit, "warnings": fit.pop("warnings")})
+                       "adequacy": searched, "warnings": searched.pop("warnings")})
     for g in groups:
         skew, warning = first_move_skew(boards.get((g["engine"], g["size"]), []))
         if skew is not None:
