@@ -92,8 +92,10 @@ def runs_table() -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in published.names():
         for r in published.load(name)["runs"]:
+            start = r.get("start_seconds")  # not measured before the start was timed apart
             lines.append(
-                f"| {name} | {r['engine']} | {r['played']} | {r.get('start_seconds', 0):.1f} | "
+                f"| {name} | {r['engine']} | {r['played']} | "
+                f"{'-' if start is None else f'{start:.1f}'} | "
                 f"{r['wall_seconds']:.0f} | {r['games_per_second']:.2f} | {r['occupancy']:.1%} | "
                 f"{r['cpu_utilisation']:.0%} | {r['overhead']:.1%} | {r['bytes_per_game']:,.0f} | "
                 f"{r['load']:.1f} |")
