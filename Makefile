@@ -13,7 +13,7 @@ PORT   ?= 8000
 DB     ?= data/boardlab.sqlite3
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run demo test bench fast-check strength repro-fixtures hardening acceptance acceptance-report lint clean chromium browser-or-skip
+.PHONY: setup run demo test bench fast-check strength repro-fixtures hardening acceptance acceptance-report balance balance-doc lint clean chromium browser-or-skip
 
 setup: $(STAMP)
 
@@ -93,6 +93,17 @@ acceptance: $(STAMP)
 
 acceptance-report: $(STAMP)
 	$(PY) -m boardlab.ai.acceptance --report --docs docs/ai.md
+
+# The balance studies of docs/balance.md (about an hour on 2 shared cores;
+# ONLY=NAME runs one, e.g. ONLY=robble7), into results/balance/ (not committed);
+# then balance-doc publishes them (src/boardlab/study/published/, committed)
+# and rewrites docs/balance.md's tables and figures; tests/test_balance_docs.py
+# checks the page against the published files.
+balance: $(STAMP)
+	BOARDLAB="$(PY) -m boardlab" sh bench/balance_studies.sh $(ONLY)
+
+balance-doc: $(STAMP)
+	$(PY) bench/balance_doc.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -4,12 +4,18 @@
 # the default), the configuration and the game's index, and the engines have
 # simulation budgets, so each command replays the same games.
 #
-#   sh bench/balance_studies.sh            # all of them (about an hour on 2 cores)
+#   sh bench/balance_studies.sh            # all of them (about an hour on 2 cores; make balance)
 #   sh bench/balance_studies.sh robble7    # one, by its folder name
 #
-# Results go to results/balance/NAME (ignored by git); the tables and figures
-# of docs/balance.md come from
-#   boardlab study GAME --out results/balance/NAME --report-only --format md --png docs/balance
+# Results go to results/balance/NAME (ignored by git). Then
+#   PYTHONPATH=src python bench/balance_doc.py     (make balance-doc)
+# publishes each (src/boardlab/study/published/NAME.json.gz, committed: the
+# games' rows, the command, the engine's full settings) and rewrites
+# docs/balance.md's tables and figures from them; tests/test_balance_docs.py
+# checks the page against the published files and these lines. A study
+# records its engine's full settings and the boardlab version, and --resume
+# refuses other ones: after an engine change, move results/balance away and
+# run everything again.
 set -e
 BOARDLAB="${BOARDLAB:-python -m boardlab}"
 R=results/balance
@@ -35,3 +41,5 @@ study implo9       implo  --sizes 9 --option pie=yes,no --games 60 --engine mcts
 study implo9-1000  implo  --sizes 9 --option pie=yes,no --games 80 --engine mcts:1000
 study pilo8-1000   pilo   --sizes 8 --option pie=yes,no --games 80 --engine mcts:1000
 study vimbre11     vimbre --sizes 11 --games 40 --engine mcts:200
+# too weak for its board on purpose: the report's warnings (docs/balance.md)
+study robble6-50   robble --sizes 6 --option pie=yes,no --games 40 --engine mcts:50

@@ -39,7 +39,9 @@ def free_port() -> int:
 class Server:
     """``python -m boardlab.web`` in a subprocess; restartable on the same port and db."""
 
-    def __init__(self, db: Path, log: Path, log_level: str = "warning") -> None:
+    def __init__(self, db: Path, log: Path, log_level: str = "warning",
+                 args: list[str] | None = None) -> None:
+        self.args = list(args or [])  # more command-line options of the server
         self.db = db
         self.log = log
         self.log_level = log_level
@@ -51,7 +53,7 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "boardlab.web", "--port", str(self.port), "--db", str(self.db),
-             "--log-level", self.log_level],
+             "--log-level", self.log_level, *self.args],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

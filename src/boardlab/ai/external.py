@@ -50,7 +50,10 @@ def parse_spec(spec: str) -> tuple[Limit, list[str]]:
 
 
 class UGIAgent(BaseAgent):
-    """Plays the moves an outside UGI engine chooses."""
+    """Plays the moves an outside UGI engine chooses (its settings, beyond
+    the command and budget in ``spec``, are the engine's own: unknown here)."""
+
+    setting_attributes = {"spec": "name"}
 
     def __init__(self, spec: str, seed: int | None = None) -> None:
         super().__init__(seed)

@@ -113,11 +113,17 @@ class SearchAgent(BaseAgent):
             return Limit(level_budgets(game)[self.level - 1])
         return self.limit
 
-    def describe(self, game: Game | str) -> dict[str, Any]:
-        """Everything that decides this engine's play on ``game``: the budget,
-        the threads and the full search settings."""
-        return {"engine": "mcts", "limit": str(self.limit_for(game)), "threads": self.threads,
-                **self.settings_for(game).as_dict()}
+    def settings(self, game: Game | None = None) -> dict[str, Any]:
+        """Everything that decides this engine's play (the contract of
+        :meth:`BaseAgent.settings`): the budget, level, threads, knowledge
+        and, given a game, the full search settings it resolves to there
+        (without one, the explicit overrides only)."""
+        limit = self.limit_for(game) if game is not None else self.limit
+        return {"agent": f"{__name__}.{type(self).__qualname__}",
+                "limit": {"simulations": limit.simulations, "seconds": limit.seconds},
+                "level": self.level, "threads": self.threads, "knowledge": self.knowledge,
+                "settings": (self.settings_for(game).as_dict() if game is not None
+                             else dict(sorted(self.overrides.items())))}
 
     # ------------------------------------------------------------ searching
     def _grown(self, old: Search | None, game: Game, settings: Settings) -> Search:

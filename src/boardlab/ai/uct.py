@@ -39,9 +39,6 @@ class UCTAgent(BaseAgent):
         self.clock = clock
         self.simulations = 0  # of the last search
 
-    def describe(self, game: Game | str) -> dict:
-        return {"engine": "uct", "limit": str(self.limit), "c": 1.0, "nodes": NODES}
-
     def choose_action(self, game: Game) -> int:
         legal = game.legal_actions()
         if not legal:

@@ -46,13 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play nothing: rebuild metrics.json and report.html from --out")
     p.add_argument("--format", choices=("text", "md"), default="text",
                    help="the printed table: text, or Markdown (md) with the swapped openings")
-    p.add_argument("--png", default=None, metavar="DIR",
-                   help="also write every figure as a PNG file in DIR")
+    p.add_argument("--figures", default=None, metavar="DIR",
+                   help="also write every figure as an SVG file in DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
-def write_outputs(out: str, game: str, seed: int, png: str | None = None) -> dict:
+def write_outputs(out: str, game: str, seed: int, figures: str | None = None) -> dict:
     """Read every game in ``out``, write ``metrics.json`` and ``report.html``."""
     store = Store(out, game, resume=True)
     try:
@@ -64,19 +64,11 @@ def write_outputs(out: str, game: str, seed: int, png: str | None = None) -> dic
     summary = summarise(game, rows, seed=seed)
     with open(os.path.join(out, "metrics.json"), "w", encoding="utf-8") as fh:
         json.dump(summary, fh, indent=1)
-    try:
-        from .report import write_report
-    except ImportError as exc:  # matplotlib is the plots extra
-        if exc.name != "matplotlib":
-            raise
-        print(f"boardlab study: no report.html ({exc.name} is not installed: pip install "
-              "'boardlab[plots]')", file=sys.stderr)
-    else:
-        write_report(summary, os.path.join(out, "report.html"))
-        if png:
-            from .report import write_pngs
-            for path in write_pngs(summary, png, os.path.basename(os.path.normpath(out))):
-                print(f"figure: {path}", file=sys.stderr)
+    from .report import write_figures, write_report
+    write_report(summary, os.path.join(out, "report.html"))
+    if figures:
+        for path in write_figures(summary, figures, os.path.basename(os.path.normpath(out))):
+            print(f"figure: {path}", file=sys.stderr)
     return summary
 
 
@@ -92,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         game = boardlab.game_class(args.game).name
         out = args.out or os.path.join("results", f"study-{game}")
         if args.report_only:
-            summary = write_outputs(out, game, args.seed, args.png)
+            summary = write_outputs(out, game, args.seed, args.figures)
             print(_printed(summary, args.format))
             return 0
         sizes = parse_sizes(args.sizes, game) if args.sizes else \
@@ -103,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             raise StudyError(f"--jobs {args.jobs}: at least one worker")
         stats = run_study(spec, out, jobs=args.jobs, resume=args.resume, ray=args.ray,
                           progress=not args.quiet and sys.stderr.isatty())
-        summary = write_outputs(out, game, args.seed, args.png)
+        summary = write_outputs(out, game, args.seed, args.figures)
     except (BoardlabError, ValueError) as exc:
         print(f"boardlab study: {exc}", file=sys.stderr)
         return 2

@@ -44,6 +44,47 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> tuple[fl
     return a - b * xm, b
 
 
+def fit_logistic_rows(x: np.ndarray, ys: np.ndarray, iterations: int = 50) -> np.ndarray:
+    """:func:`fit_logistic` of every row of ``ys`` at once (the bootstrap's
+    thousands of samples): the slopes ``b`` and intercepts ``a`` as a (rows, 2)
+    array; a row whose Newton step stops (a singular Hessian) keeps its last
+    values, as the scalar fit does."""
+    xm = float(x.mean())
+    xc = x - xm
+    n = ys.shape[0]
+    a, b = np.zeros(n), np.zeros(n)
+    live = np.ones(n, dtype=bool)
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-(a[:, None] + b[:, None] * xc)))
+        w = p * (1 - p)
+        r = ys - p
+        ga = r.sum(axis=1)
+        gb = (r * xc).sum(axis=1) - RIDGE * b
+        haa = w.sum(axis=1) + 1e-9
+        hab = (w * xc).sum(axis=1)
+        hbb = (w * xc * xc).sum(axis=1) + RIDGE
+        det = haa * hbb - hab * hab
+        live &= det > 0
+        safe = np.where(live, det, 1.0)
+        da = np.where(live, (hbb * ga - hab * gb) / safe, 0.0)
+        db = np.where(live, (haa * gb - hab * ga) / safe, 0.0)
+        a, b = a + da, b + db
+        live &= np.abs(da) + np.abs(db) >= 1e-10
+        if not live.any():
+            break
+    return np.stack([a - b * xm, b], axis=1)
+
+
+def _resamples(points: dict[float, list[float]], xs: list[float], seed: int,
+               bootstrap: int) -> np.ndarray:
+    """``bootstrap`` resamples (games drawn with replacement within each
+    option value), one per row, in the seeded generator's order."""
+    rng = np.random.default_rng(seed)
+    groups = [np.asarray(points[v], dtype=float) for v in xs]
+    return np.stack([np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
+                     for _ in range(bootstrap)])
+
+
 def interpolated(xs: list[float], rates: list[float]) -> float | None:
     """The first x where the observed rate, linearly interpolated, reaches 1/2."""
     for (x0, r0), (x1, r1) in zip(zip(xs, rates, strict=True), zip(xs[1:], rates[1:],
@@ -74,15 +115,10 @@ def crossing(points: dict[float, list[float]], seed: int = 0,
                    "change with the option")
         return out
     out["crossing"] = -a / b
-    rng = np.random.default_rng(seed)
-    groups = [np.asarray(points[v], dtype=float) for v in xs]
-    cuts = []
-    for _ in range(bootstrap):
-        ys = np.concatenate([g[rng.integers(0, len(g), len(g))] for g in groups])
-        ba, bb = fit_logistic(x, ys)
-        if abs(bb) > 1e-9:
-            cuts.append(-ba / bb)
-    low, high = np.percentile(cuts, [2.5, 97.5]) if cuts else (None, None)
+    fits = fit_logistic_rows(x, _resamples(points, xs, seed, bootstrap))
+    kept = fits[np.abs(fits[:, 1]) > 1e-9]
+    cuts = -kept[:, 0] / kept[:, 1]
+    low, high = np.percentile(cuts, [2.5, 97.5]) if len(cuts) else (None, None)
     out["low"], out["high"] = (None if low is None else float(low),
                                None if high is None else float(high))
     inside = xs[0] <= out["crossing"] <= xs[-1]
@@ -111,11 +147,13 @@ def margin_crossing(points: dict[float, list[float]], seed: int = 0,
     if best is None:
         return None
     slope, intercept = np.polyfit(x, y, 1)
-    rng = np.random.default_rng(seed)
-    groups = [np.asarray(points[v], dtype=float) for v in xs]
-    cuts = [c for c in (fit(np.concatenate([g[rng.integers(0, len(g), len(g))]
-                                            for g in groups])) for _ in range(bootstrap))
-            if c is not None]
+    # least squares of every resample at once: slope = cov(x, y) / var(x)
+    ys = _resamples(points, xs, seed, bootstrap)
+    xc = x - x.mean()
+    slopes = (ys * xc).sum(axis=1) / (xc * xc).sum()
+    intercepts = ys.mean(axis=1) - slopes * x.mean()
+    flat = np.abs(slopes) < 1e-9
+    cuts = -intercepts[~flat] / slopes[~flat]
     low, high = np.percentile(cuts, [2.5, 97.5])
     return {"crossing": best, "low": float(low), "high": float(high),
             "slope": float(slope), "intercept": float(intercept),

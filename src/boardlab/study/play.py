@@ -5,7 +5,8 @@ The loop is :func:`boardlab.ai.match.play_game`'s (same engines, same seeds
 from :func:`boardlab.ai.match.game_seeds`, engine A on the first color in even
 games, a pie ``swap`` exchanging the colors the engines hold), so a study game
 is a match game and its record replays with ``replay_check``. On top it notes,
-at each position, the number of legal moves (BranchingFactor), the mover, and
+at each position, the number of legal moves (BranchingFactor), the mover, the
+search's simulations (whether the engine could answer, :mod:`.adequacy`), and
 the engine's own evaluation from its move comment (LeadChange,
 DecisivenessThreshold), and it times the engine apart from everything else
 (the runner's overhead).
@@ -38,6 +39,7 @@ class StudyGame:
     legal: list[int] = field(default_factory=list)      # legal moves before each ply
     movers: list[int] = field(default_factory=list)     # 0: first color, 1: second
     evals: list[float | None] = field(default_factory=list)  # P(first color wins) after each ply
+    visits: list[int | None] = field(default_factory=list)  # the search's root simulations
     margin: float | None = None   # first color's score minus the second's (scored games)
     engine_seconds: float = 0.0
     worker_seconds: float = 0.0   # wall time of the whole task in the worker
@@ -67,6 +69,7 @@ def play_study_game(task: tuple) -> StudyGame:
     legal: list[int] = []
     movers: list[int] = []
     evals: list[float | None] = []
+    visits: list[int | None] = []
     turns = 0
     new_turn = True
     engine_seconds = 0.0
@@ -94,6 +97,7 @@ def play_study_game(task: tuple) -> StudyGame:
         parsed = parse_comment(comment) if comment else None
         if comment:
             comments[len(game)] = comment
+        visits.append(None if parsed is None else parsed.visits)
         # a search with fewer simulations than legal moves has seen most moves
         # once or never: its value is one playout's, not an evaluation
         evals.append(None if parsed is None or parsed.value is None
@@ -118,5 +122,5 @@ def play_study_game(task: tuple) -> StudyGame:
     scores = None if out is None else out.scores
     margin = None if not scores else float(scores[first] - scores[second])
     return StudyGame(key, index, seed, result, winner, first_mover_won, turns, first_move,
-                     legal, movers, evals, margin, engine_seconds,
+                     legal, movers, evals, visits, margin, engine_seconds,
                      time.perf_counter() - t_task)

@@ -8,9 +8,11 @@ Each game's seeds come from its configuration and index only
 simulation budget the same study gives the same games whatever ``jobs``, the
 order games finish in, a resume, or Ray.
 
-What a run measured (games/s, CPU use of the process tree against the cores
-it had, the runner's own time against the engines') is returned and appended
-to ``DIR/runs.jsonl``.
+What a run measured (its start: forking and warming workers, or starting Ray;
+then games/s, CPU use of the process tree against the cores it had, the
+runner's own time against the engines') is returned and appended to
+``DIR/runs.jsonl``. The games' figures are measured from the end of the start
+on, for both backends alike.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class RunStats:
     parent_cpu_seconds: float   # the runner's own process (storage, records, progress)
     stored_bytes: int
     stored_games: int
+    start_seconds: float = 0.0  # before the first game: warming workers, starting Ray
 
     @property
     def games_per_second(self) -> float:
@@ -79,7 +82,7 @@ class RunStats:
 
     def summary(self) -> str:
         return (f"played {self.played} games ({self.resumed} already stored) in "
-                f"{self.wall_seconds:.1f} s on {self.workers} {self.backend} worker(s): "
+                f"{self.wall_seconds:.1f} s (after a {self.start_seconds:.1f} s start) on {self.workers} {self.backend} worker(s): "
                 f"{self.games_per_second:.2f} games/s; workers busy {self.occupancy:.0%} of the "
                 f"time, CPU {self.cpu_utilisation:.0%} of their cores; runner overhead {self.overhead:.1%} of engine time; "
                 f"{self.bytes_per_game:,.0f} bytes stored per game")
@@ -91,6 +94,15 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def recorded_settings(spec: StudySpec) -> dict:
+    """What a study's games depend on beyond their configuration: the
+    engine's full settings (asked of the engine), the boardlab version, the
+    study seed and the ply cap. A resume with any of them different is refused."""
+    game = boardlab.new_game(spec.game, spec.sizes[0])
+    return {"engine": make_engine(spec.engine, 0).settings(game),
+            "boardlab": boardlab.__version__, "seed": spec.seed, "max_plies": spec.max_plies}
 
 
 def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[tuple]:
@@ -126,12 +138,12 @@ def _local(tasks: list[tuple], jobs: int) -> Iterator[StudyGame]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _warm(spec: StudySpec) -> None:
-    """One search per size in the parent before workers fork, so the compiled
-    core is loaded once and every worker inherits it instead of loading its own."""
-    for size in spec.sizes:
-        game = boardlab.new_game(spec.game, size)
-        make_engine(spec.engine, 0).choose_action(game)
+def warm(game: str, sizes: list[int], engine: str) -> None:
+    """One search per size, so the compiled core is loaded: in the parent
+    before local workers fork (every worker inherits it instead of loading
+    its own, about a second each), in each Ray actor as it starts."""
+    for size in sizes:
+        make_engine(engine, 0).choose_action(boardlab.new_game(game, size))
 
 
 def _stored_bytes(directory: str) -> int:
@@ -154,6 +166,8 @@ def run_study(spec: StudySpec, out: str, *, jobs: int | None = None, resume: boo
     jobs = default_jobs() if jobs is None else max(1, jobs)
     store = Store(out, spec.game, resume=resume)
     try:
+        store.agree(spec.engine, recorded_settings(spec))
+        store.set_spec(spec.as_dict())
         colors = boardlab.game_class(spec.game).colors
         configs = spec.configs()
         match_specs: dict[str, MatchSpec] = {}
@@ -169,19 +183,24 @@ def run_study(spec: StudySpec, out: str, *, jobs: int | None = None, resume: boo
         if limit is not None:
             todo = todo[:limit]
         resumed = sum(len(v) for v in done.values())
-        if todo and ray is None and jobs > 1:
-            _warm(spec)  # before the clock: a one-off start, not a cost per game
+        # the start, timed apart: a one-off cost, not a cost per game
+        start = time.perf_counter()
+        remote = None
+        if ray is not None and todo:
+            from .ray_backend import start_ray
+            remote, _ = start_ray(ray, spec.game, spec.sizes, spec.engine, len(todo))
+            stream: Iterator[StudyGame] = remote.games(_tasks(spec, todo))
+            workers = remote.workers
+        else:
+            if todo and jobs > 1:
+                warm(spec.game, spec.sizes, spec.engine)
+            stream = _local(_tasks(spec, todo), jobs)
+            workers = min(jobs, max(1, len(todo)))
+        start_s = time.perf_counter() - start
         t0, wall0 = os.times(), time.perf_counter()
         bar = _bar(spec.games * len(configs), resumed) if progress else None
         engine_s = worker_s = game_cpu = 0.0
         played = 0
-        if ray is not None:
-            from .ray_backend import ray_games
-            stream: Iterator[StudyGame] = ray_games(_tasks(spec, todo), ray)
-            workers = 0
-        else:
-            stream = _local(_tasks(spec, todo), jobs)
-            workers = min(jobs, max(1, len(todo)))
         try:
             for g in stream:
                 c = by_key[g.config_key]
@@ -197,14 +216,14 @@ def run_study(spec: StudySpec, out: str, *, jobs: int | None = None, resume: boo
         finally:
             if bar is not None:
                 bar.close()
+            if remote is not None:
+                remote.close()
         wall = time.perf_counter() - wall0
         t1 = os.times()
         parent = (t1.user - t0.user) + (t1.system - t0.system)
         children = (t1.children_user - t0.children_user) + \
             (t1.children_system - t0.children_system)
         if ray is not None:
-            from .ray_backend import ray_workers
-            workers = ray_workers()
             # remote processes are not our children: their CPU is what each game
             # measured of itself (process time from its first move to its last)
             cpu = parent + game_cpu
@@ -212,7 +231,7 @@ def run_study(spec: StudySpec, out: str, *, jobs: int | None = None, resume: boo
             cpu = parent + children
         stored = store.db.execute("SELECT count(*) FROM games").fetchone()[0]
         stats = RunStats(played, resumed, wall, workers, "ray" if ray else "local", cpu,
-                         engine_s, worker_s, parent, 0, stored)
+                         engine_s, worker_s, parent, 0, stored, start_s)
     finally:
         store.close()
     stats.stored_bytes = _stored_bytes(out)

@@ -170,6 +170,12 @@ class StudySpec:
             raise OptionError(f"{len(self.configs())} configurations, more than "
                               f"{MAX_CONFIGURATIONS}")
 
+    def as_dict(self) -> dict[str, Any]:
+        """The study as the command gave it (stored with its results)."""
+        return {"game": self.game, "sizes": list(self.sizes), "grid": dict(self.grid),
+                "engine": self.engine, "games": self.games, "seed": self.seed,
+                "max_plies": self.max_plies}
+
     def configs(self) -> list[Config]:
         keys = sorted(self.grid)
         combos = itertools.product(*(self.grid[k] for k in keys))

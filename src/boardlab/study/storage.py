@@ -2,7 +2,12 @@
 
 ``results.sqlite`` (stdlib :mod:`sqlite3`) holds one row per game in ``games``
 and one per position in ``positions``; its primary key (engine, size,
-options, game index) is what ``--resume`` skips. Each configuration's games
+options, game index) is what ``--resume`` skips. The ``meta`` table records,
+per engine string, the engine's full settings (:meth:`BaseAgent.settings
+<boardlab.ai.agent.BaseAgent.settings>`), the boardlab version and the ply
+cap the games were played with, and a resume with any of them different is
+refused (:meth:`Store.agree`): the same engine string can mean another engine
+after an upgrade, and one table must not mix the two. Each configuration's games
 are also appended, one gzip member per game, to
 ``records/GAME-SIZE-OPTIONS-ENGINE.rec.gz`` (boardlab's record format, match
 tags), so any game can be replayed, checked or analysed.
@@ -26,6 +31,7 @@ from typing import Any
 from .. import records
 from ..ai.match import MatchSpec, result_record
 from ..errors import BoardlabError
+from .adequacy import search_sizes
 from .play import StudyGame
 from .spec import Config, options_key
 
@@ -50,6 +56,7 @@ CREATE TABLE IF NOT EXISTS positions (
     engine TEXT NOT NULL, size INTEGER NOT NULL, options TEXT NOT NULL,
     game_index INTEGER NOT NULL, ply INTEGER NOT NULL,
     mover INTEGER NOT NULL, legal INTEGER NOT NULL, action INTEGER NOT NULL, eval REAL,
+    visits INTEGER,
     PRIMARY KEY (engine, size, options, game_index, ply)) WITHOUT ROWID;
 """
 
@@ -62,6 +69,38 @@ GAME_COLUMNS = ("engine", "size", "options", "game_index", "seed", "winner",
 
 class StudyError(BoardlabError):
     """A study cannot start or continue (the message names the file and the problem)."""
+
+
+#: the meta key of an engine string's recorded settings (``settings:mcts:200``)
+SETTINGS_KEY = "settings:"
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out.update(_flat(v, f"{prefix}{k}."))
+        return out
+    return {prefix.rstrip("."): value}
+
+
+def differences(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """``["engine.solver: recorded true, now false", ...]``: every setting
+    that differs (or is only in one), by its dotted path."""
+    a, b = _flat(before), _flat(now)
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key, MISSING) != b.get(key, MISSING):
+            out.append(f"{key}: recorded {_text(a.get(key, MISSING))}, now "
+                       f"{_text(b.get(key, MISSING))}")
+    return out
+
+
+MISSING = object()
+
+
+def _text(v: Any) -> str:
+    return "(none)" if v is MISSING else json.dumps(v)
 
 
 #: A side leads only while the engine gives it at least 1/2 + LEAD_MARGIN: the
@@ -141,6 +180,9 @@ class Store:
             columns = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
             if "margin" not in columns:  # a study stored before scores were kept
                 self.db.execute("ALTER TABLE games ADD COLUMN margin REAL")
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(positions)")}
+            if "visits" not in columns:  # ... and before the searches' sizes were
+                self.db.execute("ALTER TABLE positions ADD COLUMN visits INTEGER")
             self._meta()
         except sqlite3.DatabaseError as exc:
             raise StudyError(f"{self.path} is not a readable study results file ({exc}); "
@@ -168,6 +210,52 @@ class Store:
         with self.db:
             self.db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                                 [("game", self.game), ("format", FORMAT)])
+
+    # ------------------------------------------------------------ settings
+    def recorded(self, engine: str) -> dict[str, Any] | None:
+        """What the games of ``engine`` were played with (None: not recorded)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?",
+                              (SETTINGS_KEY + engine,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def agree(self, engine: str, settings: dict[str, Any]) -> None:
+        """Record ``settings`` (``{"engine": ..., "boardlab": ..., "max_plies":
+        ...}``) for ``engine``'s games, or refuse, naming every difference,
+        when games of that engine string were played with other ones."""
+        before = self.recorded(engine)
+        stored = self.db.execute("SELECT count(*) FROM games WHERE engine=?",
+                                 (engine,)).fetchone()[0]
+        if before is None and stored:
+            raise StudyError(f"{self.path} holds {stored} games of {engine!r} played before "
+                             "studies recorded their engine's settings: they cannot be "
+                             "matched to this engine. Run the study in a new --out")
+        if before is not None and before != settings:
+            diffs = "; ".join(differences(before, settings))
+            raise StudyError(f"{self.path}: its games of {engine!r} were played with other "
+                             f"settings than this run's ({diffs}). Resuming would mix games "
+                             "played two ways: run the study in a new --out, or restore the "
+                             "recorded settings (meta table)")
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            (SETTINGS_KEY + engine, json.dumps(settings, sort_keys=True)))
+
+    def set_spec(self, spec: dict[str, Any]) -> None:
+        """Record the latest command's study (sizes, option grid, games...),
+        which a published study is checked against."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('spec', ?)",
+                            (json.dumps(spec, sort_keys=True),))
+
+    def meta(self) -> dict[str, Any]:
+        """The meta table, JSON values decoded."""
+        out: dict[str, Any] = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta ORDER BY key"):
+            try:
+                out[key] = json.loads(value) if key == "spec" or key.startswith(
+                    SETTINGS_KEY) else value
+            except ValueError:
+                out[key] = value
+        return out
 
     # ------------------------------------------------------------ reading
     def done(self, engine: str, config: Config) -> set[int]:
@@ -224,10 +312,12 @@ class Store:
         recomputed from the positions table, so a change of their definition
         applies to studies already stored."""
         evals: dict[tuple, list[float | None]] = {}
-        for e, s, o, i, v in self.db.execute(
-                "SELECT engine, size, options, game_index, eval FROM positions "
+        searches: dict[tuple, list[tuple[int, int | None]]] = {}
+        for e, s, o, i, v, n, visits in self.db.execute(
+                "SELECT engine, size, options, game_index, eval, legal, visits FROM positions "
                 "ORDER BY engine, size, options, game_index, ply"):
             evals.setdefault((e, s, o, i), []).append(v)
+            searches.setdefault((e, s, o, i), []).append((n, visits))
         cur = self.db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games "
                               "ORDER BY engine, size, options, game_index")
         out = []
@@ -237,6 +327,8 @@ class Store:
             if d["evaluated"]:
                 d["lead_changes"] = lead_changes(ev)
                 d["loser_max"] = loser_max(ev, d["first_color_won"])
+            d.update(search_sizes(searches.get((d["engine"], d["size"], d["options"],
+                                                d["game_index"]), [])))
             d["options"] = json.loads(d["options"])
             out.append(d)
         return out
@@ -251,14 +343,17 @@ class Store:
             fh.write(text + "\n")
         row = game_row(engine, config, g, colors)
         opts = row["options"]
-        positions = [(engine, config.size, opts, g.index, ply, m, n, a, e)
-                     for ply, (m, n, a, e) in enumerate(
-                         zip(g.movers, g.legal, g.result.actions, g.evals, strict=True))]
+        positions = [(engine, config.size, opts, g.index, ply, m, n, a, e, v)
+                     for ply, (m, n, a, e, v) in enumerate(
+                         zip(g.movers, g.legal, g.result.actions, g.evals, g.visits,
+                             strict=True))]
         with self.db:
             self.db.execute(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES "
                             f"({', '.join('?' * len(GAME_COLUMNS))})",
                             [row[c] for c in GAME_COLUMNS])
-            self.db.executemany("INSERT INTO positions VALUES (?,?,?,?,?,?,?,?,?)", positions)
+            self.db.executemany("INSERT INTO positions (engine, size, options, game_index, ply, "
+                                "mover, legal, action, eval, visits) VALUES "
+                                "(?,?,?,?,?,?,?,?,?,?)", positions)
 
     def close(self) -> None:
         self.db.close()

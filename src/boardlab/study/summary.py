@@ -9,11 +9,13 @@ the fair komi). The report and the docs are drawn from this dict alone.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
 import boardlab
 
+from .adequacy import adequacy, first_move_skew, sides
 from .crossing import crossing, margin_crossing
 from .metrics import group, metrics
 
@@ -52,13 +54,25 @@ def _numeric(value: Any) -> bool:
 
 def summarise(game: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
     groups = []
+    boards: dict[tuple[str, int], list[int]] = defaultdict(list)  # first-move sides per board
     for (engine, size, opts), items in group(rows).items():
         options = dict(opts)
         m = metrics(items, swap_possible=_swap_possible(game, size, options))
         cells = first_move_points(game, size, options, list(m["FirstMoves"]))
         for move, row in m["FirstMoves"].items():
             row["points"] = cells[move]
-        groups.append({"engine": engine, "size": size, "options": options, "metrics": m})
+        board = boardlab.new_game(game, size, **options).cells()
+        if board == board[::-1]:  # only a symmetric opening board can show a skew
+            boards[(engine, size)] += sides(items, cells, len(board))
+        searched = adequacy(items)
+        groups.append({"engine": engine, "size": size, "options": options, "metrics": m,
+                       "adequacy": searched, "warnings": searched.pop("warnings")})
+    for g in groups:
+        skew, warning = first_move_skew(boards.get((g["engine"], g["size"]), []))
+        if skew is not None:
+            g["adequacy"]["FirstMoveSkew"] = skew
+        if warning:
+            g["warnings"].append(warning)
     crossings = []
     keys = sorted({k for g in groups for k, v in g["options"].items() if _numeric(v)})
     for key in keys:
@@ -127,15 +141,22 @@ def _md_rate(r: dict[str, float] | None) -> str:
 
 
 def markdown(summary: dict[str, Any]) -> str:
-    """The metrics as a Markdown table, then the crossings (for docs/balance.md)."""
-    lines = ["| engine | size | options | games | first player | first color | Balance | "
-             "draws | swap rate | plies mean (median) | turns | branching mean / max | "
-             "LeadChange | DecisivenessThreshold |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    """The answers (:mod:`.verdict`), the metrics as a Markdown table, then
+    the crossings and what the games were played with (for docs/balance.md)."""
+    from .verdict import verdicts
+    lines = [f"- **{v['text']}.** {v['evidence'][:1].upper()}{v['evidence'][1:]}."
+             for v in verdicts(summary)]
+    lines += ["", "| engine | size | options | games | first player | first color | Balance | "
+              "draws | swap rate | plies mean (median) | turns | branching mean / max | "
+              "LeadChange | DecisivenessThreshold | simulations per move at the start | "
+              "warnings |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for g in summary["groups"]:
         m = g["metrics"]
         opts = " ".join(f"{k}={_show(v)}" for k, v in g["options"].items()) or "-"
         bf = m.get("BranchingFactor")
+        sims = g.get("adequacy", {}).get("OpeningSimulationsPerMove")
+        warned = "; ".join(w.split(":")[0] for w in g.get("warnings", [])) or "-"
         lines.append(
             f"| {g['engine']} | {g['size']} | {opts} | {m['games']} | "
             f"{_md_rate(m.get('FirstPlayerScore'))} | {_md_rate(m.get('FirstColorScore'))} | "
@@ -145,7 +166,8 @@ def markdown(summary: dict[str, Any]) -> str:
             + (f"{bf['mean']:.1f} / {bf['max']}" if bf else "-") + " | "
             + (f"{m['LeadChange']['mean']:.3f}" if "LeadChange" in m else "-") + " | "
             + (f"{m['DecisivenessThreshold']['mean']:.2f}" if "DecisivenessThreshold" in m
-               else "-") + " |")
+               else "-") + " | "
+            + (f"{sims['median']:.1f}" if sims else "-") + f" | {warned} |")
     for c in summary["crossings"]:
         if c["crossing"] is None:
             continue
@@ -163,6 +185,10 @@ def markdown(summary: dict[str, Any]) -> str:
                          f"**{m['crossing']:.2f}** (95% bootstrap interval {m['low']:.2f} .. "
                          f"{m['high']:.2f}; a straight line through the mean margins "
                          f"{', '.join(f'{v:+.1f}' for v in m['means'])}).")
+    for engine, rec in (summary.get("settings") or {}).items():
+        lines.append("")
+        lines.append(f"Played by boardlab {rec.get('boardlab')}: `{engine}` is "
+                     f"`{json.dumps(rec.get('engine'), sort_keys=True)}`.")
     return "\n".join(lines)
 
 
