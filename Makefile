@@ -13,7 +13,7 @@ PORT   ?= 8000
 DB     ?= data/boardlab.sqlite3
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run demo test bench fast-check strength repro-fixtures hardening acceptance acceptance-report balance balance-doc lint clean chromium browser-or-skip
+.PHONY: setup warm run demo test bench fast-check strength repro-fixtures hardening acceptance acceptance-report balance balance-doc lint clean chromium browser-or-skip
 
 setup: $(STAMP)
 
@@ -39,25 +39,30 @@ browser-or-skip:
 	else echo "NOTE: no chromium at $(CHROMIUM) and no apt-get: the browser tests will be skipped."; \
 	  echo "      Install chromium and run: make test CHROMIUM=/path/to/chromium"; fi
 
-run: $(STAMP)
+# numba compiles each game's code on first use (tens of seconds a game on a
+# fresh checkout): done once here, with a progress line, so the first
+# computer move or analysis does not wait for it; a few seconds once cached.
+warm: $(STAMP)
+	$(PY) -m boardlab.fast.warm
+
+run: $(STAMP) warm
 	$(PY) -m boardlab.web --host $(HOST) --port $(PORT) --db $(DB)
 
 demo: $(STAMP)
 	$(PY) -m boardlab demo
 
-test: $(STAMP) browser-or-skip
+test: $(STAMP) browser-or-skip warm
 	BOARDLAB_CHROMIUM=$(CHROMIUM) $(PY) -m pytest -n $(JOBS) -q
 
 bench: $(STAMP)
 	$(PY) bench/playouts.py --seconds 5
 	$(PY) bench/batch.py --seconds 1
 	$(PY) bench/vector.py --seconds 1
-	$(PY) bench/mcts.py --seconds 2
+	$(PY) bench/search_speed.py --seconds 1 --rounds 3
 	$(PY) bench/time_budget.py
 	$(PY) bench/implo_resolutions.py --games 100
 	$(PY) bench/adjudication.py
 	$(PY) bench/level_times.py
-	$(PY) bench/early_stop.py --per-game 2
 	$(PY) bench/online_load.py --games 40 --seconds 20
 	$(PY) bench/adapters.py --seconds 1
 	$(PY) bench/ownership.py --games 80

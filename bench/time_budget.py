@@ -1,5 +1,5 @@
 """How closely timed searches keep to their budget: wall and CPU seconds per
-move over the budget, for ``uct:Ss``, ``pymcts:Ss`` and ``mcts:Ss``.
+move over the budget, for ``uct:Ss``, ``pyuct:Ss`` and ``mcts:Ss``.
 
 The tests check that a seconds budget stops a search by the agent's clock
 (tests/test_ai_uct.py, tests/test_ai_mcts.py); how far a real search runs past
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     budget = args.seconds
     print(f"budget {budget:g} s a move; wall and CPU time of a move / budget")
     print(f"{'engine':8} {'game':7} {'wall med':>8} {'wall max':>8} {'cpu med':>8} {'cpu max':>8}")
-    for engine in ("uct", "pymcts", "mcts"):
+    for engine in ("uct", "pyuct", "mcts"):
         for name in args.games:
             agent = make_engine(f"{engine}:{budget:g}s", seed=1)
             walls, cpus = [], []

@@ -8,11 +8,11 @@ Prints boardlab's W-L-D, its score and the Elo difference with a 95% interval
 (``boardlab.ai.stats.elo_estimate``).
 
     python examples/openspiel_mcts.py robble --size 5 --simulations 100 --games 20
-    python examples/openspiel_mcts.py pilo --ours 'mcts:100,playout=random,scan=no'
+    python examples/openspiel_mcts.py pilo --ours 'mcts:100,knowledge=no'
 
 ``--ours`` is any boardlab engine name (default ``mcts:<simulations>``, the
-shipped MCTS with its game-specific playouts and one-move-win scan; add
-``playout=random,scan=no`` for plain UCT with random rollouts, like the bot).
+one search with the game's knowledge; add ``knowledge=no`` for plain UCB1
+with random rollouts, like the bot).
 """
 
 from __future__ import annotations

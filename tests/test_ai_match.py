@@ -10,7 +10,6 @@ import pytest
 
 import boardlab
 from boardlab.ai import engines, match, stats
-from boardlab.ai.mcts import MCTSAgent
 from boardlab.records import parse_all
 
 
@@ -136,7 +135,7 @@ def test_records_carry_the_engines_comments(tmp_path):
 
 
 def test_mcts_comment_reads_its_search():
-    agent = MCTSAgent(iterations=40, seed=1)
+    agent = engines.make_engine("mcts:40", seed=1)
     assert agent.move_comment() is None  # nothing chosen yet
     game = boardlab.new_game("robble", 5)
     agent.choose_action(game)
@@ -181,28 +180,29 @@ def test_main_rejects_unknown_engine(capsys):
 
 
 def test_engine_names():
-    from boardlab.ai.fast_mcts import FastMCTSAgent
-    assert isinstance(engines.make_engine("mcts"), FastMCTSAgent)
+    from boardlab.ai.search import SearchAgent
+    from boardlab.ai.uct import UCTAgent
+    assert isinstance(engines.make_engine("mcts"), SearchAgent)
+    assert isinstance(engines.make_engine("uct:0.5s"), UCTAgent)
     f = engines.make_engine("mcts:500+2s,c=0.5,reuse=no,solver=no,fpu=0.2", seed=1)
-    assert (f.limit.simulations, f.limit.seconds, f.c, f.reuse, f.solver, f.fpu) == \
+    s = f.settings_for("robble")
+    assert (f.limit.simulations, f.limit.seconds, s.c, s.reuse, s.solver, s.fpu) == \
         (500, 2.0, 0.5, False, False, 0.2)
-    a = engines.make_engine("pymcts:500+2s,c=0.5,reuse=no,pw=2/0.5", seed=1)
-    assert isinstance(a, MCTSAgent)
-    assert (a.iterations, a.seconds, a.c, a.reuse, a.widening) == (500, 2.0, 0.5, False, (2.0, 0.5))
     assert engines.make_engine("mcts:0.25s").limit.seconds == 0.25
-    assert engines.make_engine("level1").iterations == engines.LEVELS[0].iterations
-    for bad in ("level0", "level99", "mcts:x", "mcts:10,zz=1", "mcts:10,pw=2/0.5", "pymcts:10,fpu=0",
-                "minimax"):
+    assert engines.make_engine("level1").level == 1
+    for bad in ("level0", "level99", "mcts:x", "mcts:10,zz=1", "mcts:10,pw=2/0.5", "pymcts:10",
+                "fmcts", "minimax"):
         with pytest.raises(boardlab.OptionError):
             engines.make_engine(bad)
 
 
-def test_levels_are_a_reproducible_x4_ladder():
-    """Every level is a simulation budget (no clock), each 4x the one below, so
-    a level means the same on every machine and replays from its seed."""
-    budgets = [lv.iterations for lv in engines.LEVELS]
-    assert all(lv.seconds is None for lv in engines.LEVELS)
-    assert budgets == [10 * 4 ** k for k in range(len(budgets))]
+def test_levels_are_reproducible_simulation_budgets():
+    """Every level is a simulation budget (no clock), rising with the level,
+    so a level means the same on every machine and replays from its seed."""
+    from boardlab.ai.search import level_budgets
+    for name in boardlab.GAMES:
+        budgets = level_budgets(name)
+        assert len(budgets) == len(engines.LEVELS) and list(budgets) == sorted(set(budgets))
     moves = []
     for _ in range(2):
         game = boardlab.new_game("robble", size=4)
@@ -211,18 +211,6 @@ def test_levels_are_a_reproducible_x4_ladder():
             game.play(agent.choose(game))
         moves.append(game.history)
     assert moves[0] == moves[1]
-
-
-def test_every_levels_komi_estimates_have_one_budget():
-    """Naming komi is not a level's strength: every level's estimates spend
-    the same compiled simulations (level 1's own 10 named 13 on 7x7), capped
-    in seconds so the wait before move one stays short."""
-    from boardlab.ai.mcts import DECISION_ITERATIONS, DECISION_SECONDS
-    for level in ("level1", "level4", "level5"):
-        assert engines.make_engine(level).decision_budget() == (DECISION_ITERATIONS,
-                                                                DECISION_SECONDS)
-    assert engines.make_engine("mcts:60s").decision_budget() == (DECISION_ITERATIONS,
-                                                                 DECISION_SECONDS)
 
 
 @pytest.mark.parametrize("spec,why", [
@@ -234,11 +222,11 @@ def test_every_levels_komi_estimates_have_one_budget():
     ("mcts:1s+2s", "names seconds twice"),
     ("mcts:100,c=nan", "exploration constant"),            # every UCT value NaN: random play
     ("mcts:100,c=-1", "exploration constant"),
-    ("pymcts:100,c=nan", "exploration constant"),
+    ("mcts:100,cpuct=nan", "cpuct"),
     ("mcts:100,fpu=2", "fpu"),
-    ("pymcts:100,pw=0/0.5", "progressive widening"),         # would never expand a child
-    ("pymcts:100,pw=2/1.5", "progressive widening"),
-    ("pymcts:100,playout=foo", "unknown playout policy 'foo'"),  # was refused only at move 1
+    ("mcts:100,maxkids=-1", "maxkids"),
+    ("mcts:100,evaluator=foo", "evaluator must be one of"),    # was refused only at move 1
+    ("mcts:100,prior_temp=0", "prior_temp"),
 ])
 def test_engine_specs_that_cannot_search_are_refused_when_named(spec, why):
     with pytest.raises(boardlab.OptionError, match=why):

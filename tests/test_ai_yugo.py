@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import boardlab
 from boardlab.ai import decisions
-from boardlab.ai.mcts import DECISION_ITERATIONS, MCTSAgent
+from boardlab.ai.engines import make_engine
+from boardlab.ai.limit import Limit
+from boardlab.ai.search import DECISION_LIMIT
 from boardlab.games import yugo_search as yugo_end
 
 # 5x5, white button. Black: a two-eyed block on columns a-b (a5 and a3 empty)
@@ -35,7 +37,7 @@ def test_groups():
 def test_marks_the_dead_group_only():
     for seed in range(3):
         game = position()
-        agent = MCTSAgent(iterations=300, seed=seed)
+        agent = make_engine("mcts:300", seed=seed)
         while game.to_move == "white":
             game.play(agent.choose_move(game))
         assert game.history == ["mark d3", "done"]
@@ -45,27 +47,27 @@ def test_marks_nothing_when_nothing_is_dead():
     # the same board with d3 gone: every group is alive
     game = boardlab.from_position("yugo 5 1xo2/xxoo1/1xo1o/xxo2/xxo2 white komi=0 "
                                   "button=white passes=0 phase=mark marks=- rejected=no")
-    agent = MCTSAgent(iterations=300, seed=1)
+    agent = make_engine("mcts:300", seed=1)
     assert agent.choose_move(game) == "done"
 
 
 def test_accepts_a_proposal_that_keeps_its_result():
     # black wins with komi -6 whether or not its dead d3 is removed: accept
     game = position("black", komi=-6, phase="answer", marks="d3")
-    assert MCTSAgent(iterations=300, seed=1).choose_move(game) == "accept"
+    assert make_engine("mcts:300", seed=1).choose_move(game) == "accept"
 
 
 def test_accepts_when_accepting_wins():
     # white proposed to remove its own wall: accepting wins for black
     game = position("black", komi=0, phase="answer", marks="c1")
-    assert MCTSAgent(iterations=300, seed=1).choose_move(game) == "accept"
+    assert make_engine("mcts:300", seed=1).choose_move(game) == "accept"
 
 
 def test_rejects_a_proposal_that_would_turn_a_win_into_a_loss():
     # removing black's living block would lose a won game: reject
     for seed in range(3):
         game = position("black", komi=-6, phase="answer", marks="a1")
-        assert MCTSAgent(iterations=300, seed=seed).choose_move(game) == "reject"
+        assert make_engine("mcts:300", seed=seed).choose_move(game) == "reject"
 
 
 def test_resumed_position():
@@ -78,31 +80,30 @@ def test_resumed_position():
 
 
 def test_komi_and_side_follow_the_estimate():
-    values = {k: decisions.start_value(k, 5, iterations=200) for k in (-8, 20)}
+    budget = Limit(200)
+    values = {k: decisions.start_value(k, 5, budget) for k in (-8, 20)}
     assert values[-8] > values[20]
-    assert decisions.choose_side(-8, 5, iterations=200) == "black"
-    assert decisions.choose_side(20, 5, iterations=200) == "white"
-    komi = decisions.choose_komi(5, iterations=200)
+    assert decisions.choose_side(-8, 5, budget) == "black"
+    assert decisions.choose_side(20, 5, budget) == "white"
+    komi = decisions.choose_komi(5, budget)
     assert -8 < komi < 20
-    assert decisions.choose_side(komi - 6, 5, iterations=200) == "black"
+    assert decisions.choose_side(komi - 6, 5, budget) == "black"
 
 
 def test_agent_hooks_for_komi_and_color():
-    agent = MCTSAgent(iterations=100, seed=1)
+    agent = make_engine("mcts:100", seed=1)
     komi = agent.choose_komi("yugo", 5)
     assert isinstance(komi, int)
     assert agent.choose_color(komi + 15, 5) == "white"
 
 
-def test_a_timed_agents_komi_choice_keeps_to_its_time():
+def test_a_timed_agents_komi_estimates_take_half_its_move_time():
     """Each estimate of a time-limited agent stops at half its move time, so
-    naming komi costs about (log2(size²) + 2) half-moves, not minutes."""
-    import time
-
-    agent = MCTSAgent(seconds=0.1, seed=1)
-    assert agent.decision_budget() == (DECISION_ITERATIONS, 0.05)
-    start = time.process_time()
-    komi = agent.choose_komi("yugo", 9)
-    spent = time.process_time() - start
+    naming komi costs about (log2(size²) + 2) half-moves, not minutes; a
+    level's (simulations) estimates have the same budget whatever the level."""
+    assert make_engine("mcts:0.1s", seed=1)._decision_limit() == Limit(8000, 0.05)
+    assert make_engine("mcts:60s")._decision_limit() == DECISION_LIMIT
+    for level in ("level1", "level4", "level5"):
+        assert make_engine(level)._decision_limit() == DECISION_LIMIT
+    komi = make_engine("mcts:0.1s", seed=1).choose_komi("yugo", 7)
     assert isinstance(komi, int)
-    assert spent < 12 * 0.05 * 1.5  # at most ~10 estimates on 9x9, plus set-up

@@ -19,7 +19,7 @@ from boardlab import OptionError
 from boardlab.ai import make_agent
 from boardlab.ai.limit import Limit
 from boardlab.fast import advice
-from boardlab.fast.search import Search, Settings
+from boardlab.fast.search import Search, Settings, kernel_state
 
 
 def _random_positions(name: str, count: int, seed: int, size: int = 5):
@@ -65,7 +65,7 @@ def _check_tree(s: Search, game) -> None:
             below = sum(t.en[f:f + tried])
             assert below <= t.n[node] <= below + 1
             for e in range(f, f + tried):
-                assert t.n[t.child[e]] == t.en[e]
+                assert t.n[t.child[e] - 1] == t.en[e]
 
 
 MODES = {
@@ -230,8 +230,8 @@ def test_unvisited_children_are_taken_in_prior_order() -> None:
     t = s.tree
     f, tried = int(t.first[0]), int(t.tried[0])
     # the visited children are a prefix of the prior order
-    assert all(t.child[f + j] >= 0 for j in range(tried))
-    assert all(t.child[f + j] < 0 for j in range(tried, int(t.kids[0])))
+    assert all(t.child[f + j] > 0 for j in range(tried))
+    assert all(t.child[f + j] == 0 for j in range(tried, int(t.kids[0])))
 
 
 def test_each_game_advice_table_points_at_its_plug_in() -> None:
@@ -303,3 +303,31 @@ def test_a_search_keeps_to_its_simulation_budget() -> None:
     game = boardlab.new_game("pilo", 6)
     s = Search(game, seed=1)
     assert s.run_for(Limit(777)) == 777 == s.simulations
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_every_game_is_searched_from_a_set_up_position(name: str) -> None:
+    """A position given as text (the board editor, analysis by link) has no
+    history: the kernel loads it (``from_game``) and, with the moves played
+    after it, stays the Python engine's game ply by ply, repetitions included."""
+    from boardlab.fast.kernels import kernel
+    k = kernel(name)
+    rng = random.Random(3)
+    checked = 0
+    for start in _random_positions(name, 8, seed=11, size=4 if name != "vimbre" else 5):
+        game = boardlab.from_position(start.position())
+        while not game.is_over:
+            state, _ = kernel_state(game)
+            buf = np.zeros(game.num_distinct_actions + 1, dtype=np.int64)
+            count = k.legal_actions(state, buf)
+            assert sorted(buf[:count].tolist()) == sorted(game.legal_actions()), game.position()
+            assert k.current_player(state) == game.current_player
+            checked += 1
+            game.apply_action(rng.choice(game.legal_actions()))
+        state, _ = kernel_state(game)
+        winner, _ = k.outcome(state, np.zeros(2))
+        assert winner == {"draw": 2, **{c: i for i, c in enumerate(game.colors)}}[game.outcome.winner]
+    assert checked > 20
+    s = Search(boardlab.from_position(start.position()), seed=1)
+    s.run(50)
+    assert s.best_action() in start.legal_actions()

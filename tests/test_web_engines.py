@@ -36,8 +36,8 @@ def test_another_line_or_engine_gets_a_new_agent_and_the_list_stays_short() -> N
     for k in range(2 * engines._KEEP):
         engines.choose(f"mcts:{20 + k}", k, boardlab.new_game("pilo", 4))  # each a new engine
     assert len(engines._KEPT) == engines._KEEP
-    engines.choose("level1", 1, boardlab.new_game("pilo", 4))  # no tree kept: not listed
-    assert all(name != "level1" for name, _ in engines._KEPT)
+    engines.choose("random", 1, boardlab.new_game("pilo", 4))  # no tree kept: not listed
+    assert all(name != "random" for name, _ in engines._KEPT)
 
 
 def test_the_komi_a_level_names_is_one_a_player_would_name() -> None:

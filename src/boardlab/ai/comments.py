@@ -4,7 +4,7 @@
 (-1 .. +1), the root's simulations (reused ones included) and the move's wall
 time; ``+1.00!`` marks a proven win; a move that needed no search (one legal
 move, a yugo marking plan) carries only its time, ``{0.02s}``. The MCTS engine
-writes it (:meth:`boardlab.ai.mcts.MCTSAgent.move_comment`), the adjudication
+writes it (:meth:`boardlab.ai.search.SearchAgent.move_comment`), the adjudication
 study reads it back (:mod:`boardlab.ai.adjudication`): one format, one parser.
 """
 

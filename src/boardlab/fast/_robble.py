@@ -9,12 +9,15 @@ State layout (one flat ``int64`` row; ``n2 = size * size``)::
     [3] ended: 0 playing, 1 board full, 2 draw by repetition
     [4] empty points   [5] Zobrist hash of board + color to move
     [6] positions recorded   [7] pie option   [8] history capacity
+    [9] the color to move at the start
     [16 ..]            board, n2 cells (0 empty, 1 black, 2 white)
     then               the empty points, unordered (a playout draws from it in O(1))
     then               each point's index in that list
     then               a 4096-bit filter of the recorded hashes (64 words)
     then               the recorded hashes, in order (capacity words)
     then               the placements, in order (capacity words)
+    then               the board at the start (n2 words: empty, or a set-up
+                       position's, :func:`from_game`)
 
 Repetition, exactly as the Python engine rules it (docs/rules.md, robble-4.1): a position is
 recorded at the start and after every placement that does not fill the board
@@ -38,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from ..core import grid
+from ..errors import OptionError
 from ._rng import rand_below
 from .kernels import (
     SIG_APPLY,
@@ -58,7 +62,7 @@ _T_SCORE, _T_LAST_MOVE, _T_REPETITION = 0, 1, 2
 _PENDING, _OPEN, _CLOSED = 0, 1, 2  # boardlab.core.pie's values
 _PLAYING, _FULL, _DRAWN = 0, 1, 2
 
-_SIZE, _PLAYER, _PIE, _ENDED, _NEMPTY, _HASH, _NPOS, _PIE_OPT, _CAP = range(9)
+_SIZE, _PLAYER, _PIE, _ENDED, _NEMPTY, _HASH, _NPOS, _PIE_OPT, _CAP, _START_PLAYER = range(10)
 _HDR = 16
 _FILTER_WORDS = 64  # 4096 bits
 
@@ -90,7 +94,7 @@ def capacity(size: int) -> int:
 
 def state_len(size: int) -> int:
     n2 = size * size
-    return _HDR + 3 * n2 + _FILTER_WORDS + 2 * capacity(size)
+    return _HDR + 4 * n2 + _FILTER_WORDS + 2 * capacity(size)
 
 
 def encode_options(options: dict[str, Any]) -> np.ndarray:
@@ -117,6 +121,58 @@ def init(state, size, opts):
     state[filt] = 1
     state[filt + _FILTER_WORDS] = 0
     state[_NPOS] = 1
+    start = filt + _FILTER_WORDS + 2 * state[_CAP]
+    state[start:start + n2] = 0
+
+
+@njit(cache=True)
+def _load(state, size, opts, board, player, pie):
+    """The state of a set-up position: ``board`` (n2 cells), ``player`` to
+    move, the pie state; recorded as position 0 (the Python engine records a
+    loaded position once, as it records the start)."""
+    init(state, size, opts)
+    n2 = size * size
+    emp = _HDR + n2
+    pos = emp + n2
+    h = 0
+    for p in range(n2):
+        if board[p]:
+            state[_HDR + p] = board[p]
+            h ^= _ZOB[board[p], p]
+            _drop_empty(state, emp, pos, p)
+    if player == 1:
+        h ^= _ZOB_MOVER
+    state[_PLAYER] = player
+    state[_START_PLAYER] = player
+    state[_PIE] = pie
+    state[_HASH] = h
+    filt = pos + n2
+    state[filt] = 0
+    bit = (h >> 52) & 4095
+    state[filt + (bit >> 6)] |= np.int64(1) << (bit & 63)
+    state[filt + _FILTER_WORDS] = h
+    start = filt + _FILTER_WORDS + 2 * state[_CAP]
+    state[start:start + n2] = board
+
+
+def from_game(game: Any) -> np.ndarray:
+    """The kernel state of a Python robble game that started from a set-up
+    position (``boardlab.from_position``): its start loaded, then its moves
+    applied, so repetitions count from the start as the Python engine counts."""
+    start = game.copy()
+    while len(start):
+        start.undo()
+    size = game.size
+    if start.current_player is None:
+        raise OptionError("robble: a finished set-up position has nothing to search")
+    codes = {"X": 1, "O": 2}
+    board = np.array([codes.get(c, 0) if c else 0 for c in start.cells()], dtype=np.int64)
+    state = np.zeros(state_len(size), dtype=np.int64)
+    _load(state, size, encode_options(dict(game.options)), board, start.current_player,
+          start._pie)
+    for a in game.action_history:
+        apply(state, a)
+    return state
 
 
 @njit(cache=True)
@@ -159,10 +215,13 @@ def _place_on(board, size, p, color):
 @njit(cache=True)
 def _exact_repeats(state, size, n2, npos, h):
     """How many recorded positions equal the current board and mover, by
-    replaying the placements (only called when the hashes say two or more)."""
+    replaying the placements from the start board (only called when the
+    hashes say two or more)."""
     hist = _HDR + 3 * n2 + _FILTER_WORDS
     moves = hist + state[_CAP]
-    board = np.zeros(n2, dtype=np.int64)
+    start = moves + state[_CAP]
+    board = state[start:start + n2].copy()
+    first = state[_START_PLAYER]
     count = 0
     for j in range(npos):
         if state[hist + j] == h and j % 2 == npos % 2:
@@ -174,7 +233,7 @@ def _exact_repeats(state, size, n2, npos, h):
             if same:
                 count += 1
         if j < npos - 1:
-            _place_on(board, size, state[moves + j], j % 2 + 1)
+            _place_on(board, size, state[moves + j], (first + j) % 2 + 1)
     return count
 
 

@@ -21,7 +21,7 @@ serves every game and stays in numba's on-disk cache.
 
 The tree lives in flat arrays: one row per *node* (a position some
 simulation reached) and one per *edge* (an action of an expanded node: its
-action, prior and child node, -1 until a simulation takes it). A node's
+action, prior and child node + 1, 0 until a simulation takes it). A node's
 edges are written together when it is first expanded, contiguous, ordered
 so that the best *unvisited* edge is always the first unvisited one: by the
 game's move priors (descending) when it gives priors, else in a random order
@@ -99,7 +99,9 @@ def default_params() -> np.ndarray:
 
 class Tree:
     """The arrays of one search tree: ``nodes`` node rows, ``edges`` edge
-    rows (allocated lazily by the OS: an unused row costs nothing)."""
+    rows (allocated lazily by the OS: an unused row costs nothing). A tree
+    is used once: rows are appended, never reused, so the search writes only
+    a new row's non-zero fields."""
 
     def __init__(self, nodes: int, edges: int, num_actions: int, state_len: int) -> None:
         self.parent = np.zeros(nodes, dtype=np.int64)
@@ -115,7 +117,7 @@ class Tree:
         self.hv = np.zeros(nodes, dtype=np.float64)     # implicit minimax value (color 0)
         self.action = np.zeros(edges, dtype=np.int32)
         self.prior = np.zeros(edges, dtype=np.float32)
-        self.child = np.zeros(edges, dtype=np.int32)
+        self.child = np.zeros(edges, dtype=np.int32)    # the child node + 1; 0: not taken yet
         self.en = np.zeros(edges, dtype=np.float64)     # the child's visits and color 0's
         self.ew = np.zeros(edges, dtype=np.float64)     # returns, kept on the edge too
         self.meta = np.zeros(4, dtype=np.int64)  # [nodes used, edges used, pending leaves, -]
@@ -138,17 +140,13 @@ class Tree:
 @njit(cache=True)
 def _new_node(i, par, e, p, parent, pedge, first, kids, tried, nlegal, player, proven, n, w,
               hv):
+    """Row ``i`` for a position just reached (its other fields are zero: a
+    tree's arrays start zeroed and every row is written once)."""
     parent[i] = par
     pedge[i] = e
     first[i] = -1
-    kids[i] = 0
-    tried[i] = 0
-    nlegal[i] = 0
     player[i] = p
     proven[i] = UNKNOWN
-    n[i] = 0.0
-    w[i] = 0.0
-    hv[i] = 0.0
 
 
 @njit(cache=True)
@@ -242,9 +240,6 @@ def _write_edges(node, k, keep, used, order, sorted_scores, buf, fbuf, rng, firs
             e = used + j
             action[e] = buf[order[j]]
             prior[e] = math.exp(fbuf[order[j]] - top) / total
-            child[e] = -1
-            en[e] = 0.0
-            ew[e] = 0.0
     else:
         if keep < k:  # a random subset
             for j in range(keep):
@@ -252,14 +247,8 @@ def _write_edges(node, k, keep, used, order, sorted_scores, buf, fbuf, rng, firs
                 t = buf[r]
                 buf[r] = buf[j]
                 buf[j] = t
-        u = 1.0 / keep if keep else 0.0
-        for j in range(keep):
-            e = used + j
-            action[e] = buf[j]
-            prior[e] = u
-            child[e] = -1
-            en[e] = 0.0
-            ew[e] = 0.0
+        for j in range(keep):  # (a uniform prior is not stored: read as 1 / kids)
+            action[used + j] = buf[j]
     first[node] = used
     kids[node] = keep
     nlegal[node] = k
@@ -324,7 +313,7 @@ def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, h
         a = action[e]
         col = _owner(m, a, swap)
         if solver:
-            pv = proven[child[e]]
+            pv = proven[child[e] - 1]
             if pv != UNKNOWN and a != swap:
                 if pv == col:
                     return e
@@ -337,7 +326,7 @@ def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, h
         sg = _sign(col)
         q = sg * ew[e] / nj if nj > 0.0 else 0.0
         if alpha > 0.0:
-            q = (1.0 - alpha) * q + alpha * sg * hv[child[e]]
+            q = (1.0 - alpha) * q + alpha * sg * hv[child[e] - 1]
         v = q + logn / math.sqrt(nj + 1e-9) + (sqrtn + pb) * prior[e] / (1.0 + nj)
         if v > best_v:
             best_v = v
@@ -369,7 +358,7 @@ def _update_proof(node, swap, first, tried, kids, nlegal, player, proven, action
         if action[e] == swap:
             all_known = False  # a swap changes who owns which color: never proven
             continue
-        pv = proven[child[e]]
+        pv = proven[child[e] - 1]
         if pv == m:
             proven[node] = m
             return
@@ -392,7 +381,7 @@ def _minimax(node, swap, first, tried, player, hv, action, child):
     best = -1e300
     val = 0.0
     for e in range(f, f + t):
-        j = child[e]
+        j = child[e] - 1
         v = _sign(_owner(m, action[e], swap)) * hv[j]
         if v > best:
             best = v
@@ -489,97 +478,118 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     implicit = params[P_IMPLICIT] > 0.0
     mode = int(params[P_EVAL])
     use_mast = mode == EVAL_MAST
+    # plain UCB1 with uniform playouts (the yardstick's algorithm) runs its
+    # selection and playout here, in the loop, with no call in between
+    plain = (not solver and not implicit and params[P_CPUCT] == 0.0 and params[P_PB] == 0.0
+             and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
+    c = params[P_C]
+    quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0
+    record = buf[:0]
     for done in range(sims):
         if solver and proven[root] != UNKNOWN:
             return done
-        _one(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
-             evaluate, has_eval, live, root_state, root, swap, params, rng, parent, pedge,
-             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
-             meta, scratch, buf, fbuf, path, scores, mast, seq, solver, implicit, mode, use_mast)
-    return sims
-
-
-@njit(cache=True)
-def _one(legal_actions, apply, current_player, outcome, playout, policy, prior_fn, evaluate,
-         has_eval, live, root_state, root, swap, params, rng, parent, pedge, first, kids, tried,
-         nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta, scratch, buf,
-         fbuf, path, scores, mast, seq, solver, implicit, mode, use_mast):
-    """One simulation (inlined into :func:`_simulate`'s loop)."""
-    s = scratch
-    s[:] = root_state
-    node = root
-    depth = 0
-    path[0] = root
-    cap = parent.shape[0]
-    exact = UNKNOWN
-    seqlen = 0
-    while True:
-        m = player[node]
-        if m == TERMINAL:
-            break
-        if solver and proven[node] != UNKNOWN and node != root:
-            exact = proven[node]  # an exact value: no need to look further
-            break
-        if first[node] < 0:
-            if not _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried,
-                           nlegal, action, prior, child, en, ew, meta, buf, fbuf):
-                break  # no room: evaluate from here
-        e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
-                    action, prior, child, en, ew)
-        a = action[e]
-        if use_mast and seqlen < seq.shape[1]:
-            seq[0, seqlen] = a
-            seq[1, seqlen] = m
-            seqlen += 1
-        j = child[e]
-        if j < 0 and meta[0] >= cap:
-            break  # no room for a node: evaluate from here
-        apply(s, a)
-        depth += 1
-        if j < 0:  # a new node
-            j = meta[0]
-            meta[0] = j + 1
-            p = current_player(s)
-            _new_node(j, node, e, p, parent, pedge, first, kids, tried, nlegal, player, proven,
-                      n, w, hv)
-            child[e] = j
-            tried[node] += 1
+        s = scratch
+        s[:] = root_state
+        node = root
+        depth = 0
+        path[0] = root
+        cap = parent.shape[0]
+        exact = UNKNOWN
+        seqlen = 0
+        while True:
+            m = player[node]
+            if m == TERMINAL:
+                break
+            if solver and proven[node] != UNKNOWN and node != root:
+                exact = proven[node]  # an exact value: no need to look further
+                break
+            if first[node] < 0:
+                if not _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried,
+                               nlegal, action, prior, child, en, ew, meta, buf, fbuf):
+                    break  # no room: evaluate from here
+            if plain:
+                f = first[node]
+                t = tried[node]
+                k = kids[node]
+                if t < k:  # an untried move, in random order
+                    e = f + t
+                    r = e + rand_below(rng, k - t)
+                    a = action[r]
+                    action[r] = action[e]
+                    action[e] = a
+                else:
+                    logn = c * math.sqrt(math.log(n[node] + 1.0))
+                    sm = _sign(m)
+                    best_v = -1e300
+                    e = f
+                    for x in range(f, f + t):
+                        nj = en[x]
+                        v = (-sm if action[x] == swap else sm) * ew[x] / nj + logn / math.sqrt(nj)
+                        if v > best_v:
+                            best_v = v
+                            e = x
+            else:
+                e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
+                            action, prior, child, en, ew)
+            a = action[e]
+            if use_mast and seqlen < seq.shape[1]:
+                seq[0, seqlen] = a
+                seq[1, seqlen] = m
+                seqlen += 1
+            j = child[e] - 1
+            if j < 0 and meta[0] >= cap:
+                break  # no room for a node: evaluate from here
+            apply(s, a)
+            depth += 1
+            if j < 0:  # a new node
+                j = meta[0]
+                meta[0] = j + 1
+                p = current_player(s)
+                _new_node(j, node, e, p, parent, pedge, first, kids, tried, nlegal, player, proven,
+                          n, w, hv)
+                child[e] = j + 1
+                tried[node] += 1
+                path[depth] = j
+                node = j
+                if p == TERMINAL:
+                    if solver:
+                        winner, _ = outcome(s, scores)
+                        proven[j] = winner
+                    if implicit:
+                        hv[j] = _returns(outcome, s, scores, params)
+                elif implicit:
+                    hv[j] = _heuristic(evaluate, has_eval, live, s, scores, params)
+                break
             path[depth] = j
             node = j
-            if p == TERMINAL:
-                if solver:
-                    winner, _ = outcome(s, scores)
-                    proven[j] = winner
+            if depth + 1 >= path.shape[0]:
+                break
+        if exact != UNKNOWN:
+            r0 = 0.0 if exact == DRAW else (1.0 if exact == 0 else -1.0)
+        elif quick:
+            if current_player(s) >= 0:
+                playout(s, rng, record)
+            r0 = _returns(outcome, s, scores, params)
+        else:
+            r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
+                                   policy, evaluate, has_eval, live, rng, params, buf, scores, mast,
+                                   seq, seqlen)
+        for d in range(depth, -1, -1):
+            i = path[d]
+            n[i] += 1.0
+            w[i] += r0
+            if d > 0:
+                e = pedge[i]
+                en[e] += 1.0
+                ew[e] += r0
+            if d < depth:
+                if solver and proven[i] == UNKNOWN:
+                    _update_proof(i, swap, first, tried, kids, nlegal, player, proven, action, child)
                 if implicit:
-                    hv[j] = _returns(outcome, s, scores, params)
-            elif implicit:
-                hv[j] = _heuristic(evaluate, has_eval, live, s, scores, params)
-            break
-        path[depth] = j
-        node = j
-        if depth + 1 >= path.shape[0]:
-            break
-    if exact != UNKNOWN:
-        r0 = 0.0 if exact == DRAW else (1.0 if exact == 0 else -1.0)
-    else:
-        r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
-                               policy, evaluate, has_eval, live, rng, params, buf, scores, mast,
-                               seq, seqlen)
-    for d in range(depth, -1, -1):
-        i = path[d]
-        n[i] += 1.0
-        w[i] += r0
-        if d > 0:
-            e = pedge[i]
-            en[e] += 1.0
-            ew[e] += r0
-        if d < depth:
-            if solver and proven[i] == UNKNOWN:
-                _update_proof(i, swap, first, tried, kids, nlegal, player, proven, action, child)
-            if implicit:
-                _minimax(i, swap, first, tried, player, hv, action, child)
-    if use_mast:
-        _mast_update(mast, seq, seqlen, r0)
+                    _minimax(i, swap, first, tried, player, hv, action, child)
+        if use_mast:
+            _mast_update(mast, seq, seqlen, r0)
+    return sims
 
 
 _FNS = types.Array(types.int64, 1, "C")
@@ -708,7 +718,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w,
                             hv, action, prior, child, en, ew)
-            j = child[e]
+            j = child[e] - 1
             if j < 0 and meta[0] >= cap:
                 stuck = True
                 break
@@ -719,7 +729,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                 meta[0] = j + 1
                 _new_node(j, node, e, current(s), parent, pedge, first, kids, tried, nlegal,
                           player, proven, n, w, hv)
-                child[e] = j
+                child[e] = j + 1
                 tried[node] += 1
             n[j] += 1.0
             w[j] -= vl * _sign(col)
@@ -787,9 +797,6 @@ def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, 
                 e = used + j
                 action[e] = buf[order[j]]
                 prior[e] = fbuf[order[j]] / total if total > 0.0 else 1.0 / keep
-                child[e] = -1
-                en[e] = 0.0
-                ew[e] = 0.0
             first[node] = used
             kids[node] = keep
             nlegal[node] = k

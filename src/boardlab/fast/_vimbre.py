@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..errors import OptionError
 from ..games.vimbre import Vimbre
 from ._rng import rand_below
 
@@ -803,3 +804,40 @@ def invariants_hold(state):
         if (state[_off_rpp(n) + x] >= 0) != (fresh[_off_rpp(n) + x] >= 0):
             return False
     return True
+
+
+@njit(cache=True)
+def _load(state, size, board, player, first, plies):
+    """The state of a set-up position: each stone placed by the move code
+    (so every flag, list and union-find is built as play builds them), then
+    the mover, the first-turn flag and the ply count set."""
+    init(state, size, state[:0])
+    n = size * size
+    for p in range(n):
+        if board[p]:
+            state[1] = board[p] - 1
+            state[2] = 0
+            _move(state, p, -1, False)
+            if state[1] < 0:   # that stone completed a chain: the position is won
+                return
+    state[1] = player
+    state[2] = first
+    state[4] = plies
+
+
+def from_game(game: Vimbre) -> np.ndarray:
+    """The kernel state of a Python vimbre game that started from a set-up
+    position (``boardlab.from_position``): the start loaded, then its moves."""
+    start = game.copy()
+    while len(start):
+        start.undo()
+    if start.current_player is None:
+        raise OptionError("vimbre: a finished set-up position has nothing to search")
+    codes = {"X": 1, "O": 2}
+    board = np.array([codes.get(c, 0) if c else 0 for c in start.cells()], dtype=np.int64)
+    state = np.zeros(state_len(game.size), dtype=np.int64)
+    _load(state, game.size, board, start.current_player, 1 if start.first_turn else 0,
+          int(np.count_nonzero(board)))
+    for a in game.action_history:
+        apply(state, a)
+    return state

@@ -84,8 +84,8 @@ class Settings:
         def check(ok: bool, what: str) -> None:
             if not ok:
                 raise OptionError(what)
-        check(0 <= self.c < math.inf, f"c (exploration) must be >= 0 and finite, got {self.c}")
-        check(0 <= self.cpuct < math.inf, f"cpuct must be >= 0 and finite, got {self.cpuct}")
+        check(0 <= self.c < math.inf, f"c (the exploration constant) must be >= 0 and finite, got {self.c}")
+        check(0 <= self.cpuct < math.inf, f"cpuct (the prior's exploration) must be >= 0 and finite, got {self.cpuct}")
         check(0 <= self.pb < math.inf, f"pb (progressive bias) must be >= 0 and finite, got {self.pb}")
         check(self.fpu is None or -1 <= self.fpu <= 1, f"fpu must be in [-1, 1], got {self.fpu}")
         check(self.fpu_red is None or 0 <= self.fpu_red <= 2,
@@ -353,16 +353,18 @@ class Search:
         if f < 0:
             return []
         mover = int(t.player[node])
+        uniform = not self.settings.priors and self.settings.evaluator != "external"
         out = []
         for e in range(f, f + k):
             a = int(t.action[e])
             col = 1 - mover if a == self.swap else mover
-            j = int(t.child[e])
+            j = int(t.child[e]) - 1
             nj = float(t.en[e])
             v0 = float(t.ew[e] / nj) if nj else 0.0
             rets = (v0, -v0)
             proven = int(t.proven[j]) if j >= 0 else _search.UNKNOWN
-            out.append(ChildStats(a, int(nj), rets[col], proven, rets, float(t.prior[e])))
+            prior = 1.0 / k if uniform else float(t.prior[e])
+            out.append(ChildStats(a, int(nj), rets[col], proven, rets, prior))
         out.sort(key=lambda ch: ch.action)
         return out
 
@@ -373,7 +375,7 @@ class Search:
         if f < 0:
             return None
         hits = np.flatnonzero(t.action[f:f + k] == action)
-        return int(t.child[f + int(hits[0])]) if len(hits) else None
+        return int(t.child[f + int(hits[0])]) - 1 if len(hits) else None
 
     def best_action(self) -> int:
         """A proven win if there is one, else the most visited child (ties:
@@ -395,9 +397,8 @@ class Search:
         t = self.tree
         while node is not None and len(pv) < length and t.first[node] >= 0 and t.tried[node]:
             f, k = int(t.first[node]), int(t.tried[node])
-            kids = t.child[f:f + k]
-            e = f + int(np.argmax(t.n[kids]))
-            j = int(t.child[e])
+            e = f + int(np.argmax(t.en[f:f + k]))
+            j = int(t.child[e]) - 1
             if t.n[j] < 2:
                 break
             pv.append(int(t.action[e]))

@@ -220,3 +220,7 @@ def policy_playout(state, rng, record):
 
 
 POLICY_PLAYOUT = policy_playout
+
+#: The one search's settings for yugo (measured: docs/ai.md): the
+#: eye-keeping playouts above instead of uniform ones.
+SEARCH_SETTINGS = {"evaluator": "policy"}

@@ -195,7 +195,6 @@ def warm_up() -> None:
     this worker, so the first analysis a user asks for shows candidates
     within a second rather than after the loading. Run by a worker at its
     start (``EnginePool(warm=...)``), in a thread of its own."""
-    from boardlab.ai.search import analysis_settings
-    from boardlab.fast.search import Search
+    from boardlab.fast.warm import warm_game
     for name in boardlab.GAMES:
-        Search(boardlab.new_game(name), analysis_settings(name), seed=0).run(16)
+        warm_game(name)
