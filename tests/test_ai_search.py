@@ -200,3 +200,16 @@ def test_a_games_own_playout_replays_through_the_checked_api(name):
         winner, _ = advice.kernel(name).outcome(state, scores)
         assert replay.returns() == ([0.0, 0.0] if winner == 2 else
                                     [1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+
+
+def test_an_explicit_spec_names_the_same_engine_whatever_the_defaults():
+    from boardlab.ai.engines import explicit_spec
+    for name in boardlab.GAMES:
+        spec = explicit_spec("mcts:0.25s,c=0.8", name)
+        agent = make_engine(spec)
+        assert agent.settings_for(name) == make_engine("mcts:0.25s,c=0.8").settings_for(name)
+        # every field is given: a game's own settings no longer matter
+        assert agent.settings_for("robble") == agent.settings_for(name)
+        assert agent.limit == Limit(seconds=0.25)
+    assert explicit_spec("uct:0.25s", "robble") == "uct:0.25s"
+    assert explicit_spec("level3", "robble") == "level3"

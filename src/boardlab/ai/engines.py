@@ -172,6 +172,24 @@ def _budget(rest: str) -> tuple[Limit, list[tuple[str, str]]]:
     return limit, pairs
 
 
+def explicit_spec(name: str, game: str) -> str:
+    """An ``mcts`` name with every search setting it resolves to on ``game``
+    spelled out (``mcts:0.25s,c=1.0,...``: every field given, so neither the
+    defaults nor the game's own settings can change it later, while the
+    game's hooks, yugo's marking plan, stay on), which is what a published
+    table names. Other engines come back unchanged."""
+    agent = make_engine(name)
+    from .search import SearchAgent
+    if not isinstance(agent, SearchAgent) or agent.level is not None:
+        return name
+    settings = agent.settings_for(game).as_dict()
+    items = [f"{k}={'none' if v is None else ('yes' if v is True else 'no' if v is False else v)}"
+             for k, v in settings.items()]
+    head = f"mcts:{agent.limit}"
+    threads = [f"threads={agent.threads}"] if agent.threads != 1 else []
+    return ",".join([head, *threads, *items])
+
+
 def register_all() -> None:
     """Register ``uct``, ``mcts`` and the levels in ``boardlab.ai``'s registry
     (``random`` is registered there already)."""
