@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab import tensors
+from boardlab.research import tensors
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 

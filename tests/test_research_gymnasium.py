@@ -12,9 +12,9 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import boardlab  # noqa: E402
-import boardlab.gymnasium  # noqa: E402,F401  (registers the games)
-from boardlab import tensors  # noqa: E402
+import boardlab.research.gymnasium  # noqa: E402,F401  (registers the games)
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def make(name: str, **options):

@@ -8,9 +8,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import boardlab  # noqa: E402
-import boardlab.openspiel  # noqa: E402,F401  (registers the games)
-from boardlab import tensors  # noqa: E402
+import boardlab.research.openspiel  # noqa: E402,F401  (registers the games)
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def load(name: str, **params) -> pyspiel.Game:

@@ -13,9 +13,9 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 import boardlab  # noqa: E402
-from boardlab import pettingzoo as bz  # noqa: E402
-from boardlab import tensors  # noqa: E402
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import pettingzoo as bz  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def run_api_test(env) -> None:

@@ -1,4 +1,4 @@
-"""Observation planes and board symmetries (boardlab.tensors, games/<game>_tensors.py)."""
+"""Observation planes and board symmetries (boardlab.research.tensors, games/<game>_tensors.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import tensors
 from boardlab.core import grid, symmetry
 from boardlab.errors import OptionError
 from boardlab.games import _planes
+from boardlab.research import tensors
 
 
 def plane(obs: np.ndarray, game: boardlab.Game, name: str) -> np.ndarray:

@@ -4,7 +4,7 @@ The search (:mod:`boardlab.ai.mcts`, :mod:`boardlab.ai.tactics`) never names
 a game. A game that has more to say than "play uniform random moves, scan
 every legal move for a one-move win" keeps that knowledge beside its rules,
 in ``boardlab.games.<game>_search`` (found from the game class's module, as
-``boardlab.tensors`` finds ``<game>_tensors``), with any of these names:
+``boardlab.research.tensors`` finds ``<game>_tensors``), with any of these names:
 
 ``PLAYOUTS``
     ``{name: policy}``: the game's own playout policies (the contract of a

@@ -4,7 +4,7 @@ The planes of ``boardlab.games.implo_tensors`` (same order, same values),
 computed from ``boardlab.fast._implo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane.
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ stack heights in the height planes),
 computed from ``boardlab.fast._pilo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane.
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ state's board is padded: point ``p`` is ``(p // size + 1) * W + p % size + 1``),
 computed from ``boardlab.fast._yugo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane.
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations

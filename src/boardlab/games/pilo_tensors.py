@@ -1,4 +1,4 @@
-"""Pilo's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Pilo's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 All eight board symmetries hold: a stack move travels along a row or column,
 captures depend on that line only, and patch scoring uses adjacency and sizes.

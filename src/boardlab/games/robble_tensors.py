@@ -1,4 +1,4 @@
-"""Robble's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Robble's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 The rules are the same under all eight board symmetries: pushes, removals and
 flips act alike in the four directions, and the end count only looks at group

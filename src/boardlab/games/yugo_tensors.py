@@ -1,4 +1,4 @@
-"""Yugo's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Yugo's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 All eight board symmetries hold for the rules. Pawns and kings move with
 their point; ``button``, ``pass``, ``done``, ``accept`` and ``reject`` stay. A

@@ -1,13 +1,13 @@
 """The five games as OpenSpiel Python games (``pip install 'boardlab[openspiel]'``).
 
-``import boardlab.openspiel`` registers ``python_boardlab_<game>`` for every
+``import boardlab.research.openspiel`` registers ``python_boardlab_<game>`` for every
 game with ``pyspiel.register_game``; then::
 
-    import pyspiel, boardlab.openspiel
+    import pyspiel, boardlab.research.openspiel
     game = pyspiel.load_game("python_boardlab_robble", {"size": 5, "pie": False})
 
 Parameters: ``size`` (default the game's), the game's options (``pie``,
-``komi``) and ``max_game_length`` (0: the default of ``boardlab._adapters``;
+``komi``) and ``max_game_length`` (0: the default of ``boardlab.research._adapters``;
 a game that reaches it ends as a draw, returns ``[0, 0]``). GameType and
 GameInfo come from ``Game.info()``: two players, sequential, deterministic,
 perfect information, zero-sum, terminal rewards in [-1, 1].
@@ -15,7 +15,7 @@ perfect information, zero-sum, terminal rewards in [-1, 1].
 Players are color indices (0 = the first color: black, or blue in pilo). A
 multi-action turn (implo's resolutions, yugo's marks, the pie swap) is simply
 the same ``current_player()`` for several actions. Observations come from
-:mod:`boardlab.tensors` (``observation_tensor`` is the planes, flattened;
+:mod:`boardlab.research.tensors` (``observation_tensor`` is the planes, flattened;
 ``observation_string`` is the position text). An illegal or out-of-range
 action, or an action on a finished game, raises boardlab's
 ``IllegalMoveError`` / ``GameOverError`` (ValueErrors) with our reason, and
@@ -38,9 +38,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from . import GAMES, _adapters, game_class, tensors
-from .core.game import Game
-from .errors import GameOverError
+from .. import GAMES, game_class
+from ..core.game import Game
+from ..errors import GameOverError
+from . import _adapters, tensors
 
 __all__ = ["BoardlabGame", "BoardlabState", "short_name"]
 
@@ -181,7 +182,7 @@ class BoardlabState(pyspiel.State):
 
 class BoardlabObserver:
     """The PyObserver of every boardlab game: planes into ``tensor`` / ``dict``
-    (the planes of :mod:`boardlab.tensors`, computed in compiled code from
+    (the planes of :mod:`boardlab.research.tensors`, computed in compiled code from
     the state's kernel state)."""
 
     def __init__(self, config: _adapters.Spec, params: dict | None) -> None:

@@ -34,7 +34,7 @@ Observations are mover-relative ("ours" / "theirs" from the observing color)
 and shaped ``(C, size, size)`` with ``[plane, row, col]``, row 0 = rank 1.
 
 >>> import boardlab
->>> from boardlab import tensors
+>>> from boardlab.research import tensors
 >>> game = boardlab.new_game("robble", size=5)
 >>> game.play("c3")
 >>> obs = tensors.observe(game)            # white to move: white's view
@@ -53,11 +53,11 @@ from types import ModuleType
 
 import numpy as np
 
-from . import game_class
-from .core import grid, symmetry
-from .core.game import Game
-from .errors import OptionError
-from .games import plugin
+from .. import game_class
+from ..core import grid, symmetry
+from ..core.game import Game
+from ..errors import OptionError
+from ..games import plugin
 
 __all__ = ["action_permutation", "observation_shape", "observe", "observation_string",
            "plane_bounds", "plane_names", "symmetries", "tensors_module", "transform_game",

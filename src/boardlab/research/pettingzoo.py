@@ -1,6 +1,6 @@
 """The five games as PettingZoo AEC environments (``pip install 'boardlab[pettingzoo]'``).
 
->>> from boardlab import pettingzoo
+>>> from boardlab.research import pettingzoo
 >>> env = pettingzoo.env("robble", size=5, pie=False)
 >>> env.reset(seed=0)
 >>> env.agent_selection, env.possible_agents
@@ -21,10 +21,10 @@ white moves again; results are by color, so whoever tracks seats maps them).
 ``env.infos[agent]["mid_turn"]`` says when the next action continues a turn.
 
 Observations are ``{"observation": planes, "action_mask": int8 mask}``, the
-planes of :mod:`boardlab.tensors` from the observing agent's side; the mask
+planes of :mod:`boardlab.research.tensors` from the observing agent's side; the mask
 is all zero for the agent not to move. Rewards are +1/-1 (0: draw) when the
 game ends, 0 before. Options: ``size``, the game's own (``pie``, ``komi``),
-``max_game_length`` (see ``boardlab._adapters``; reaching it truncates) and
+``max_game_length`` (see ``boardlab.research._adapters``; reaching it truncates) and
 ``render_mode`` (``"ansi"``: ``render()`` returns the diagram; ``"human"``
 prints it). An action that is out of range, not an int, or illegal raises
 ``IllegalMoveError`` (a ValueError) with our reason and changes nothing;
@@ -44,9 +44,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..core.game import Game
+from ..errors import GameOverError, IllegalMoveError, OptionError
 from . import _adapters, tensors
-from .core.game import Game
-from .errors import GameOverError, IllegalMoveError, OptionError
 
 __all__ = ["BoardlabAECEnv", "env", "raw_env"]
 

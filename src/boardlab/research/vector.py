@@ -1,6 +1,6 @@
 """N games of one kind as one batched environment, stepped in compiled code (pgx style).
 
->>> from boardlab.vector import VectorEnv
+>>> from boardlab.research.vector import VectorEnv
 >>> env = VectorEnv("robble", 4, size=5, pie=False)
 >>> obs, info = env.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].shape, info["current_player"].tolist()
@@ -21,14 +21,14 @@ env is already its new game's, while ``rewards``/``terminated`` describe the
 game that ended) and computes every observation in compiled code.
 
 * ``observation``: float32 ``(num_envs, C, size, size)``, the planes of
-  :mod:`boardlab.tensors` (docs/research.md lists them per game), each env
+  :mod:`boardlab.research.tensors` (docs/research.md lists them per game), each env
   seen by its color to move (``info["current_player"]``);
 * ``action_mask``: bool ``(num_envs, num_actions)``, the legal actions;
 * ``rewards``: float64 ``(num_envs, 2)``, each color's return (+1 win, -1 loss,
   0 draw) for a game that ended at this step, else 0;
 * ``terminated`` / ``truncated``: bool ``(num_envs,)``; a game truncates
   when it reaches ``max_game_length`` actions (rewards 0; default as the other
-  adapters, see ``boardlab._adapters``) and is restarted too;
+  adapters, see ``boardlab.research._adapters``) and is restarted too;
 * ``info``: ``{"current_player": (num_envs,) int64, "plies": (num_envs,)
   int64}``, the color to act and the actions played so far in each env's game.
 
@@ -48,9 +48,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from . import _adapters, game_class, tensors
-from .errors import BoardlabError, IllegalMoveError, OptionError
-from .fast import Batch
+from .. import game_class
+from ..errors import BoardlabError, IllegalMoveError, OptionError
+from ..fast import Batch
+from . import _adapters, tensors
 
 __all__ = ["VectorEnv"]
 
@@ -94,7 +95,7 @@ class VectorEnv:
         module = importlib.import_module(f"boardlab.fast._{self.game}_planes")
         if module.NUM_PLANES != len(self.plane_names):
             raise BoardlabError(f"{self.game}: the compiled planes ({module.NUM_PLANES}) and "
-                                f"boardlab.tensors ({len(self.plane_names)}) disagree")
+                                f"boardlab.research.tensors ({len(self.plane_names)}) disagree")
         self._planes = module.planes
         c, s, _ = self.observation_shape
         self._obs = np.zeros((num_envs, c, s * s), np.float32)
