@@ -14,6 +14,7 @@ from numba import njit
 
 from ._pilo import (
     _HEAD,
+    _LAST,
     _PASSES,
     _PIE,
     _PLAYER,
@@ -27,7 +28,7 @@ from ._pilo import (
     mid_turn,
 )
 
-NUM_PLANES = 9
+NUM_PLANES = 11
 
 
 @njit(cache=True)
@@ -54,6 +55,8 @@ def planes_of(s, me, out):
     out[6, :n] = 1.0 if me == 0 else 0.0
     out[7, :n] = 1.0 if s[_PIE] == OPEN else 0.0
     out[8, :n] = 1.0 if s[_PASSES] == 1 else 0.0
+    out[9, :n] = 1.0 if s[_PASSES] >= 2 else 0.0
+    out[10, :n] = 1.0 if s[_LAST] == me else 0.0
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ from ._yugo import (
     mid_turn,
 )
 
-NUM_PLANES = 14
+NUM_PLANES = 15
 
 
 @njit(cache=True)
@@ -86,6 +86,7 @@ def planes_of(s, me, out):
     out[11, :n] = 1.0 if phase == ANSWER else 0.0
     out[12, :n] = 1.0 if s[H_REJECTED] != 0 else 0.0
     out[13, :n] = komi if me == 1 else -komi
+    out[14, :n] = 1.0 if phase == OVER else 0.0
 
 
 @njit(cache=True)

@@ -25,6 +25,9 @@ module name plus ``_tensors``) and calls it. A game's tensors module provides:
 ``plane_bounds(size, options)`` (optional)
     ``(low, high)`` per plane, when some plane leaves ``[0, 1]`` (pilo's
     heights, yugo's komi).
+``observation_string(game, player)`` (optional)
+    the observation as text, when the position text alone is not enough
+    (robble adds its repetition state); default: the position text.
 ``symmetries_now(game)`` (optional)
     the symmetries that hold in this position when fewer than ``SYMMETRIES``
     do (yugo: once a removal proposal has begun, marks must come in increasing
@@ -32,6 +35,9 @@ module name plus ``_tensors``) and calls it. A game's tensors module provides:
 
 Observations are mover-relative ("ours" / "theirs" from the observing color)
 and shaped ``(C, size, size)`` with ``[plane, row, col]``, row 0 = rank 1.
+They are Markov in what matters to a learner: the planes, and the
+observation string, of a position fix its legal moves and its result
+(tests/test_research_markov.py replays random games to hold every game to it).
 
 >>> import boardlab
 >>> from boardlab.research import tensors
@@ -147,10 +153,13 @@ def observe(game: Game, player: int | None = None, out: np.ndarray | None = None
 
 
 def observation_string(game: Game, player: int | None = None) -> str:
-    """A perfect-information observation as text: the position (docs/positions.md),
-    the same for both players."""
+    """A perfect-information observation as text, the same for both players:
+    the position (docs/positions.md), plus what the game's ``observation_string``
+    adds where the position text alone does not fix the legal moves and the
+    result (robble's repetition state)."""
     _check_player(game, player)
-    return game.position()
+    own = getattr(tensors_module(game), "observation_string", None)
+    return own(game, player) if own is not None else game.position()
 
 
 def symmetries(game: Game) -> tuple[int, ...]:
