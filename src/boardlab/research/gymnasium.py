@@ -7,7 +7,7 @@ engine (``pip install 'boardlab[gymnasium]'``).
 >>> env = gymnasium.make("boardlab/robble-v0", opponent="random", size=5)
 >>> obs, info = env.reset(seed=1)
 >>> obs["observation"].shape, obs["action_mask"].dtype
-((5, 5, 5), dtype('int8'))
+((8, 5, 5), dtype('int8'))
 >>> obs, reward, terminated, truncated, info = env.step(12)
 
 Options: ``opponent`` (an engine name of ``boardlab.ai``: ``random``,

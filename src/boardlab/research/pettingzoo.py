@@ -7,7 +7,7 @@
 ('black', ['black', 'white'])
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum())
-((5, 5, 5), 25)
+((8, 5, 5), 25)
 >>> env.step(12)
 >>> env.agent_selection
 'white'

@@ -45,7 +45,7 @@ observation string, of a position fix its legal moves and its result
 >>> game.play("c3")
 >>> obs = tensors.observe(game)            # white to move: white's view
 >>> obs.shape, tensors.plane_names(game)[:2]
-((5, 5, 5), ('ours', 'theirs'))
+((8, 5, 5), ('ours', 'theirs'))
 >>> int(obs[1, 2, 2]), int(obs[0].sum())   # black's stone on c3 is "theirs"
 (1, 0)
 >>> mirrored = tensors.transform_game(game, 1)   # mirror the columns
