@@ -8,7 +8,7 @@ it can go below. One core, CPU time.
   and copies the legal list both ways.
 * PettingZoo AEC: ``agent_iter``, ``last()`` (a fixed observation dict) and
   ``step()`` with the rewards / terminations / truncations / infos dicts an
-  AEC env must keep, as ``boardlab.pettingzoo`` keeps them.
+  AEC env must keep, as ``boardlab.research.pettingzoo`` keeps them.
 
     python bench/adapter_floors.py
 """

@@ -22,7 +22,7 @@ compiled observations; the Python game is built only when read (OpenSpiel's
 The loops take turns (``--rounds``), so a change of load on this shared
 machine falls on all of them alike. The ratio columns ``x`` are raw steps/s
 divided by the adapter's (the issue's bound: at most 2). ``obs numpy us`` is
-one observation (planes + mask) through ``boardlab.tensors``, ``obs compiled
+one observation (planes + mask) through ``boardlab.research.tensors``, ``obs compiled
 us`` the adapters' own (``_adapters.CompiledGame.observe``). The last line is each
 protocol's own cost on a do-nothing game (bench/adapter_floors.py).
 
@@ -41,7 +41,7 @@ import numpy as np
 from adapter_floors import floors_us  # bench/adapter_floors.py (same folder)
 
 import boardlab
-from boardlab import tensors
+from boardlab.research import tensors
 
 
 def legal_of(mask: np.ndarray) -> np.ndarray:
@@ -78,7 +78,7 @@ def raw_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]
 def openspiel_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]:
     import pyspiel
 
-    import boardlab.openspiel  # noqa: F401
+    import boardlab.research.openspiel  # noqa: F401
     game = pyspiel.load_game(f"python_boardlab_{name}", {"size": size})
 
     def loop(deadline: float) -> int:
@@ -94,7 +94,7 @@ def openspiel_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
 
 
 def pettingzoo_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]:
-    from boardlab import pettingzoo
+    from boardlab.research import pettingzoo
     env = pettingzoo.env(name, size=size)
 
     def loop(deadline: float) -> int:
@@ -116,7 +116,7 @@ def pettingzoo_loop(name: str, size: int, rng: random.Random) -> Callable[[float
 def gymnasium_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]:
     import gymnasium
 
-    import boardlab.gymnasium  # noqa: F401
+    import boardlab.research.gymnasium  # noqa: F401
     env = gymnasium.make(f"boardlab/{name}-v0", size=size, opponent="random").unwrapped
 
     def loop(deadline: float) -> int:
@@ -135,9 +135,9 @@ def gymnasium_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
 
 def observe_us(name: str, size: int, rng: random.Random, count: int = 2000) -> tuple[float, float]:
     """µs of one observation (planes + int8 mask) of positions of a random
-    game: with ``boardlab.tensors`` (NumPy) and with the adapters' compiled
+    game: with ``boardlab.research.tensors`` (NumPy) and with the adapters' compiled
     game (``_adapters.CompiledGame.observe``, as in the loops above)."""
-    from boardlab import _adapters
+    from boardlab.research import _adapters
     config = _adapters.spec(name, size=size)
     cg = _adapters.CompiledGame(config)
     game = config.new()

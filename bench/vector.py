@@ -1,4 +1,4 @@
-"""Steps per second of ``boardlab.vector.VectorEnv`` at several batch sizes, next
+"""Steps per second of ``boardlab.research.vector.VectorEnv`` at several batch sizes, next
 to the PettingZoo AEC loop's, one core (CPU time of this process).
 
 A *step* is one game moving one action, observation included: the vector
@@ -24,7 +24,7 @@ import boardlab
 
 
 def vector_steps_per_s(name: str, n: int, seconds: float) -> float:
-    from boardlab.vector import VectorEnv
+    from boardlab.research.vector import VectorEnv
 
     env = VectorEnv(name, n)
     env.reset(seed=1)

@@ -2,7 +2,7 @@
 
 Both search the same game: OpenSpiel's ``MCTSBot`` (UCT, one random rollout
 per simulation, ``RandomRolloutEvaluator``) sees it through
-``boardlab.openspiel`` (``python_boardlab_<game>``); boardlab's engine reads
+``boardlab.research.openspiel`` (``python_boardlab_<game>``); boardlab's engine reads
 the boardlab game inside the OpenSpiel state. Colors alternate every game.
 Prints boardlab's W-L-D, its score and the Elo difference with a 95% interval
 (``boardlab.ai.stats.elo_estimate``).
@@ -25,7 +25,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import boardlab
-import boardlab.openspiel  # noqa: F401  (registers python_boardlab_<game>)
+import boardlab.research.openspiel  # noqa: F401  (registers python_boardlab_<game>)
 from boardlab.ai import make_agent
 from boardlab.ai.stats import elo_estimate
 

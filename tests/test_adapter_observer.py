@@ -1,6 +1,6 @@
 """The adapters' compiled observations (``_adapters.CompiledGame.observe`` and
 ``planes_into``, what PettingZoo, Gymnasium and OpenSpiel hand out) against
-boardlab.tensors.observe and the Python game's legal actions: every ply of
+boardlab.research.tensors.observe and the Python game's legal actions: every ply of
 seeded random games, both players' views, at two sizes per game."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import _adapters, tensors
 from boardlab.errors import OptionError
+from boardlab.research import _adapters, tensors
 
 CASES = [(name, size) for name in boardlab.GAMES for size in (5, 7)]
 

@@ -1,6 +1,6 @@
 """Analysis: the search's view of a position, streamed; judging the moves of a
-game; ``boardlab analyse``; the UGI engine and the JSON-lines analysis engine
-as real subprocesses; an outside engine in a match (``cmd:``)."""
+game; ``boardlab analyse``; an outside engine in a match (``cmd:``). The
+engine protocols themselves: tests/test_engine_protocol.py."""
 
 from __future__ import annotations
 
@@ -217,100 +217,7 @@ def test_boardlab_analyse_reports_a_bad_record_with_its_line(tmp_path):
     assert proc.returncode == 1 and "line 4" in proc.stderr and "occupied" in proc.stderr
 
 
-# ---------------------------------------------------------------- UGI
-class Engine:
-    """``boardlab engine`` as a real subprocess, line by line."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([PY, "-m", "boardlab", "engine", *args], env=ENV,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     bufsize=1)
-
-    def send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, word: str, timeout: float = 60) -> list[str]:
-        lines = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline().rstrip("\n")
-            lines.append(line)
-            if line.split()[:1] == [word]:
-                return lines
-        raise AssertionError(f"no {word!r} in {lines}")
-
-    def close(self) -> int:
-        self.send("quit")
-        return self.proc.wait(timeout=30)
-
-
-def test_ugi_session_from_handshake_to_game_over():
-    eng = Engine("robble", "--size", "5")
-    try:
-        eng.send("ugi")
-        lines = eng.until("ugiok")
-        assert lines[0].startswith("id name boardlab") and "robble 5x5" in lines[0]
-        eng.send("isready")
-        assert eng.until("readyok") == ["readyok"]
-        eng.send("uginewgame")
-        eng.send("position startpos moves c3 swap")
-        eng.send("query p1turn")
-        assert eng.until("response") == ["response false"]  # white moves after a swap
-        eng.send("go nodes 200")
-        lines = eng.until("bestmove")
-        info = [x for x in lines if x.startswith("info ")]
-        assert info and " pv " in info[-1] and " score cp " in info[-1]
-        best = lines[-1].split()[1]
-        game = boardlab.new_game("robble", 5)
-        for m in ("c3", "swap", best):
-            game.play(m)  # the engine's move is legal
-        eng.send("position fen robble 4 XXOO/XXOO/OOXO/1OOX black pie=no moves a1")
-        eng.send("query gameover")
-        eng.send("query result")
-        assert eng.until("response") == ["response true"]
-        assert eng.until("response") == ["response p1win"]
-    finally:
-        assert eng.close() == 0
-
-
-def test_ugi_bad_lines_are_reported_and_change_nothing():
-    eng = Engine("yugo", "--size", "5")
-    try:
-        eng.send("position startpos moves c3")
-        for bad, says in [
-            ("position startpos moves c3 c3", "move 2 (c3)"),
-            ("position fen yugo 5 nonsense black", "position"),
-            ("position sideways", "startpos or fen"),
-            ("go nodes many", "expected a whole number"),
-            ("go sideways 3", "unknown parameter"),
-            ("frobnicate", "unknown command 'frobnicate'"),
-            ("query colour", "gameover, p1turn or result"),
-        ]:
-            eng.send(bad)
-            line = eng.until("info")[-1]
-            assert line.startswith("info string error:") and says in line, (bad, line)
-        eng.send("query p1turn")  # still the position after c3: white to move
-        assert eng.until("response") == ["response false"]
-    finally:
-        assert eng.close() == 0
-
-
-def test_ugi_stop_ends_an_infinite_search_with_a_move():
-    eng = Engine("pilo", "--size", "5")
-    try:
-        eng.send("position startpos")
-        eng.send("go infinite")
-        time.sleep(1.2)
-        eng.send("isready")
-        assert eng.until("readyok")[-1] == "readyok"  # answered while searching
-        eng.send("stop")
-        lines = eng.until("bestmove", timeout=20)
-        assert lines[-1].split()[1] in boardlab.new_game("pilo", 5).legal_moves()
-    finally:
-        assert eng.close() == 0
-
-
+# ---------------------------------------------------------------- outside engines
 def test_an_outside_engine_plays_a_match_through_cmd(tmp_path):
     cmd = f"cmd@40:env PYTHONPATH={ENV['PYTHONPATH']} {PY} -m boardlab engine robble --size 4"
     match = run_match("robble", "random", cmd, 2, size=4, seed=1, out=str(tmp_path / "m.rec"))
@@ -327,27 +234,3 @@ def test_an_outside_engine_that_fails_is_named():
         boardlab.ai.make_agent(f"cmd:{PY} -c pass").choose(game)
     with pytest.raises(boardlab.OptionError, match="no command"):
         boardlab.ai.make_agent("cmd:")
-
-
-# ---------------------------------------------------------------- JSON lines
-def test_jsonl_analysis_answers_each_turn_and_reports_errors():
-    lines = [
-        {"id": "a", "game": "implo", "size": 5, "moves": ["c3"], "turns": [0, 1], "limit": "80"},
-        {"id": "b", "game": "robble", "size": 4, "moves": ["a1", "a1"]},
-        {"id": "c", "game": "robble", "size": 4, "turns": [3]},
-        "not an object",
-        {"id": "e", "game": "chess"},
-    ]
-    text = "\n".join(json.dumps(x) for x in lines) + "\n{broken\n"
-    proc = subprocess.run([PY, "-m", "boardlab", "engine", "--jsonl"], input=text, env=ENV,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    out = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert [(o["id"], o.get("turn")) for o in out[:2]] == [("a", 0), ("a", 1)]
-    assert out[0]["to_move"] == "black" and out[1]["to_move"] == "white"
-    assert out[0]["candidates"] and out[0]["visits"] >= 80
-    assert out[2]["id"] == "b" and "move 2 (a1)" in out[2]["error"] and "line 2" in out[2]["error"]
-    assert out[3]["id"] == "c" and "turns" in out[3]["error"]
-    assert "JSON object" in out[4]["error"]
-    assert out[5]["id"] == "e" and "unknown game" in out[5]["error"]
-    assert "not JSON" in out[6]["error"] and "line 6" in out[6]["error"]

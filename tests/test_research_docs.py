@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab import tensors
+from boardlab.research import tensors
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 
@@ -25,7 +25,7 @@ def test_the_doc_has_a_tour_per_interface():
     assert "../shared" not in text and "BENCH_TABLE" not in text and "MATCH_RESULTS" not in text
 
 
-@pytest.mark.parametrize("index", range(5))
+@pytest.mark.parametrize("index", range(6))
 def test_the_code_blocks_run(index, capsys):
     pytest.importorskip("pyspiel")
     pytest.importorskip("pettingzoo")
@@ -34,8 +34,8 @@ def test_the_code_blocks_run(index, capsys):
     capsys.readouterr()
 
 
-def test_there_are_five_code_blocks():
-    assert len(blocks()) == 5
+def test_there_are_six_code_blocks():
+    assert len(blocks()) == 6
 
 
 def test_every_plane_is_documented(game_name):

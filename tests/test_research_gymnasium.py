@@ -12,9 +12,9 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import boardlab  # noqa: E402
-import boardlab.gymnasium  # noqa: E402,F401  (registers the games)
-from boardlab import tensors  # noqa: E402
+import boardlab.research.gymnasium  # noqa: E402,F401  (registers the games)
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def make(name: str, **options):
@@ -162,3 +162,29 @@ def test_truncation():
 def test_every_game_is_registered():
     for name in boardlab.GAMES:
         assert f"boardlab/{name}-v0" in gymnasium.registry
+
+
+def test_next_step_autoreset_ends_with_an_empty_mask_and_same_step_never_does():
+    """The two recipes of docs/research.md ("Vector envs and the terminal mask")."""
+    from gymnasium.vector import AutoresetMode
+    seen = {}
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        envs = gymnasium.make_vec("boardlab/robble-v0", num_envs=3, vectorization_mode="sync",
+                                  vector_kwargs={"autoreset_mode": mode}, size=4)
+        obs, _ = envs.reset(seed=2)
+        rng = np.random.default_rng(2)
+        empty = ends = 0
+        for _ in range(150):
+            masks = obs["action_mask"]
+            empty += int((~masks.any(axis=1)).sum())
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+            obs, _, terminated, truncated, info = envs.step(actions)
+            ends += int((terminated | truncated).sum())
+            if mode == AutoresetMode.SAME_STEP and terminated.any():
+                for i in np.flatnonzero(terminated):  # the finished game's, with its empty mask
+                    assert not info["final_obs"][i]["action_mask"].any()
+        empty += int((~obs["action_mask"].any(axis=1)).sum())  # the last step's too
+        envs.close()
+        seen[mode] = (empty, ends)
+    assert seen[AutoresetMode.NEXT_STEP][0] == seen[AutoresetMode.NEXT_STEP][1] > 0
+    assert seen[AutoresetMode.SAME_STEP][0] == 0 and seen[AutoresetMode.SAME_STEP][1] > 0

@@ -8,9 +8,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import boardlab  # noqa: E402
-import boardlab.openspiel  # noqa: E402,F401  (registers the games)
-from boardlab import tensors  # noqa: E402
+import boardlab.research.openspiel  # noqa: E402,F401  (registers the games)
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def load(name: str, **params) -> pyspiel.Game:
@@ -90,7 +90,8 @@ def test_observations_come_from_boardlab_tensors(game_name):
     for player in (0, 1):
         assert np.array_equal(np.array(state.observation_tensor(player)),
                               tensors.observe(state.game, player).reshape(-1))
-        assert state.observation_string(player) == state.game.position()
+        assert state.observation_string(player) == tensors.observation_string(state.game, player)
+        assert state.observation_string(player).startswith(state.game.position())
 
 
 @pytest.mark.parametrize(("name", "size", "params"), [
@@ -147,6 +148,38 @@ def test_clone_is_independent():
     clone.apply_action(0)
     assert state.history() == [12] and clone.history() == [12, 0]
     assert str(state) != str(clone)
+
+
+def test_the_information_state_is_the_history_and_the_planes(game_name):
+    game = load(game_name, size=5)
+    gtype = game.get_type()
+    assert gtype.provides_information_state_string and gtype.provides_information_state_tensor
+    assert game.information_state_tensor_shape() == game.observation_tensor_shape()
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        for player in (0, 1):
+            assert state.information_state_string(player) == state.history_str()
+            assert state.information_state_tensor(player) == state.observation_tensor(player)
+            assert len(state.information_state_tensor(player)) == game.information_state_tensor_size()
+
+
+def test_undo_action_is_refused_with_the_reason_and_changes_nothing():
+    state = load("robble", size=5).new_initial_state()
+    state.apply_action(12)
+    state.apply_action(3)
+    with pytest.raises(pyspiel.SpielError, match="undo_action is not supported.*state.clone"):
+        state.undo_action(1, 3)
+    assert state.history() == [12, 3] and state.current_player() == 0
+    assert state.game.history == ["c3", "d1"]
+
+
+def test_komi_is_a_whole_number_and_the_error_says_why():
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter komi"):
+        load("yugo", komi=6.5)  # OpenSpiel checks the parameter's type itself
+    with pytest.raises(OptionError, match="komi' must be int, got 6.5 .*impossible"):
+        boardlab.new_game("yugo", komi=6.5)  # boardlab's own message, everywhere else
 
 
 def test_bad_parameters_are_refused_with_a_reason():

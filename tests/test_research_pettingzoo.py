@@ -13,9 +13,9 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 import boardlab  # noqa: E402
-from boardlab import pettingzoo as bz  # noqa: E402
-from boardlab import tensors  # noqa: E402
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError  # noqa: E402
+from boardlab.research import pettingzoo as bz  # noqa: E402
+from boardlab.research import tensors  # noqa: E402
 
 
 def run_api_test(env) -> None:
@@ -228,3 +228,47 @@ def test_render_ansi():
     env = bz.env("robble", size=5, render_mode="ansi")
     env.reset()
     assert "black to move" in env.render()
+
+
+# ---------------------------------------------------------------- parallel API and state
+def test_parallel_api_test(game_name):
+    from pettingzoo.test import parallel_api_test
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the agent not to move sees an all-zero mask: by design
+        parallel_api_test(bz.parallel_env(game_name, size=4), num_cycles=400)
+
+
+def test_a_parallel_episode_plays_the_movers_actions(game_name):
+    env = bz.parallel_env(game_name, size=5)
+    obs, infos = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    replay = boardlab.new_game(game_name, 5)
+    rewards = {a: 0.0 for a in env.possible_agents}
+    while env.agents:
+        movers = [a for a in env.agents if obs[a]["action_mask"].any()]
+        assert movers == [replay.to_move]  # exactly the color to move has legal actions
+        actions = {a: int(rng.integers(env.action_space(a).n)) for a in env.agents}  # the other's is ignored
+        actions[movers[0]] = int(rng.choice(np.flatnonzero(obs[movers[0]]["action_mask"])))
+        replay.apply_action(actions[movers[0]])
+        obs, step_rewards, terminations, truncations, infos = env.step(actions)
+        for agent, value in step_rewards.items():
+            rewards[agent] += value
+    assert replay.is_over and all(terminations.values())
+    assert [rewards[c] for c in replay.colors] == replay.returns()
+
+
+def test_state_is_the_first_colors_planes(game_name):
+    env = bz.env(game_name, size=5)
+    env.reset(seed=0)
+    rng = random.Random(0)
+    for _ in range(6):
+        state = env.state()
+        assert env.state_space.contains(state)
+        assert np.array_equal(state, tensors.observe(env.game, 0))
+        assert np.array_equal(state, env.observe(env.possible_agents[0])["observation"])
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert np.array_equal(bz.parallel_env(game_name, size=5).aec_env.state_space.high,
+                          env.state_space.high)

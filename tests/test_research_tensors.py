@@ -1,4 +1,4 @@
-"""Observation planes and board symmetries (boardlab.tensors, games/<game>_tensors.py)."""
+"""Observation planes and board symmetries (boardlab.research.tensors, games/<game>_tensors.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import tensors
 from boardlab.core import grid, symmetry
 from boardlab.errors import OptionError
 from boardlab.games import _planes
+from boardlab.research import tensors
 
 
 def plane(obs: np.ndarray, game: boardlab.Game, name: str) -> np.ndarray:
@@ -101,7 +101,7 @@ def test_observe_refuses_bad_arguments():
         tensors.observe(game, 2)
     with pytest.raises(OptionError, match="out must be float32"):
         tensors.observe(game, 0, out=np.zeros((5, 5, 4), np.float32))
-    out = np.full((5, 5, 5), 7.0, np.float32)
+    out = np.full(tensors.observation_shape(game), 7.0, np.float32)
     assert tensors.observe(game, 0, out=out) is out and out.max() == 1
     with pytest.raises(OptionError, match="unknown game"):
         tensors.plane_names("chess")
@@ -123,8 +123,8 @@ def test_batched_encode_equals_one_state_at_a_time():
     scalars = np.array([[g.current_player == p, p == 0, "swap" in g.legal_moves()]
                         for g, p in zip(games, players, strict=True)], np.float32)
     batch = _planes.encode(robble_tensors.TABLE, cells, players, scalars)
-    for i, game in enumerate(games):
-        assert (batch[i].reshape(5, 5, 5) == tensors.observe(game, int(players[i]))).all()
+    for i, game in enumerate(games):  # the table's planes and the first three scalars
+        assert (batch[i].reshape(5, 5, 5) == tensors.observe(game, int(players[i]))[:5]).all()
 
 
 # ------------------------------------------------------------------ symmetries

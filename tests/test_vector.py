@@ -1,7 +1,7 @@
-"""boardlab.vector.VectorEnv against the Python engines: random legal stepping of
+"""boardlab.research.vector.VectorEnv against the Python engines: random legal stepping of
 every game at two sizes, replayed action by action in Python games, must give
 the same legal masks, rewards, terminations and observation planes
-(boardlab.tensors); autoreset, truncation, seeding and bad input."""
+(boardlab.research.tensors); autoreset, truncation, seeding and bad input."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import tensors
 from boardlab.errors import BoardlabError, IllegalMoveError, OptionError
-from boardlab.vector import VectorEnv
+from boardlab.research import tensors
+from boardlab.research.vector import VectorEnv
 
 pytest.importorskip("numba")
 

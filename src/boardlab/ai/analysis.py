@@ -24,6 +24,7 @@ must stand clear of that noise.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,11 @@ from .limit import Limit
 DEFAULT_LIMIT = Limit(seconds=0.5)
 #: Drops in the mover's win probability that mark an inaccuracy, a mistake, a blunder.
 THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
-_PV_LENGTH = 12
+#: The longest principal variation a candidate carries (moves).
+PV_LENGTH = 12
+#: The most tree nodes read to measure one proof's length (a bound on the
+#: time a snapshot spends there; past it the length is left unknown).
+_PROOF_NODES = 20_000
 _PV_MIN_VISITS = 2
 
 
@@ -52,6 +57,9 @@ class Candidate:
     wins: dict[str, float]          # each color's win probability after this move
     pv: tuple[str, ...]             # principal variation, starting with ``move``
     proven: bool = False            # a move that ends the game with the mover's win
+    lost: bool = False              # a move proven to lose for the mover, whatever it plays next
+    plies_to_end: int | None = None  # a proven move: plies to the end, this one included, under
+                                     # the proof (the winner's shortest, the loser's longest)
 
 
 @dataclass(frozen=True)
@@ -108,9 +116,11 @@ def snapshot(game: Game, search, started: float, top: int = 5, done: bool = True
         owned = 1 - mover if ch.action == swap else mover
         wins = {colors[c]: (ch.returns[c] + 1.0) / 2.0 for c in (0, 1)}
         proven = ch.proven == owned and ch.action != swap
-        pv = _pv_strings(game, search.principal_variation(ch.action, _PV_LENGTH))
+        lost = ch.proven == 1 - owned and ch.action != swap
+        plies = _proof_plies(search, ch.action) if proven or lost else None
+        pv = _pv_strings(game, search.principal_variation(ch.action, PV_LENGTH))
         rows.append(Candidate(game.action_to_string(ch.action), ch.action, ch.visits,
-                              wins[colors[owned]], wins, pv, proven))
+                              wins[colors[owned]], wins, pv, proven, lost, plies))
     rows.sort(key=lambda c: (c.proven, c.visits, c.winrate), reverse=True)
     if rows and rows[0].proven:
         wins = dict(rows[0].wins)
@@ -119,6 +129,58 @@ def snapshot(game: Game, search, started: float, top: int = 5, done: bool = True
                 for c in (0, 1)}
     return Analysis(game.position(), colors[mover], search.root_visits,
                     time.perf_counter() - started, tuple(rows[:top]), wins, done)
+
+
+def _proof_plies(search, action: int) -> int | None:
+    """How many plies the game lasts after the root's move ``action`` (that
+    move included) when the winner the solver proved takes the shortest proven
+    win and the loser the longest resistance, read from the proof in the tree;
+    None when no tree holds a proof of it, or reading it would take too long.
+    (A root-parallel search reads the first of its trees that proved it.)"""
+    for s in getattr(search, "trees", (search,)):
+        start = s.child_node(s.root, action)
+        if start is not None and int(s.tree.proven[start]) in (0, 1):
+            found = _proof_length(s, start)
+            if found is not None:
+                return found
+    return None
+
+
+def _proof_length(search, start: int) -> int | None:
+    """Plies from node ``start``'s parent to the end under the proof of ``start``."""
+    from ..fast import _search
+    t, swap = search.tree, search.swap
+    winner = int(t.proven[start])
+    memo: dict[int, int] = {}
+    budget = [_PROOF_NODES]
+
+    def plies(node: int) -> int | None:
+        if node in memo:
+            return memo[node]
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        f, k = int(t.first[node]), int(t.tried[node])
+        if f < 0 or int(t.player[node]) == _search.TERMINAL:
+            return 0
+        winning = int(t.player[node]) == winner
+        best: int | None = None
+        for e in range(f, f + k):
+            j = int(t.child[e]) - 1
+            if int(t.action[e]) == swap or (winning and int(t.proven[j]) != winner):
+                continue
+            d = plies(j)
+            if d is None:
+                return None
+            if best is None or (d < best if winning else d > best):
+                best = d
+        if best is None:
+            return None
+        memo[node] = 1 + best
+        return memo[node]
+
+    found = plies(start)
+    return None if found is None else 1 + found
 
 
 def _pv_strings(game: Game, actions: list[int]) -> tuple[str, ...]:
@@ -131,11 +193,20 @@ def _pv_strings(game: Game, actions: list[int]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _search(game: Game, seed: int | None):
-    """The search analysis runs: the game's knowledge, the MCTS-solver on."""
-    from ..fast.search import Search
+def _search(game: Game, seed: int | None, threads: int = 1):
+    """The search analysis runs: the game's knowledge with the MCTS-solver on
+    (:func:`boardlab.ai.search.analysis_settings`); ``threads`` > 1: that many
+    trees searched at once, read as one
+    (:class:`~boardlab.fast.search.RootParallel`)."""
+    from ..fast.search import RootParallel, Search
     from .search import analysis_settings
-    return Search(game, analysis_settings(game), seed=0 if seed is None else seed)
+    settings = analysis_settings(game)
+    base = 0 if seed is None else seed
+    trees = [Search(game, settings, seed=base + i) for i in range(threads)]
+    if threads == 1:
+        return trees[0]
+    from concurrent.futures import ThreadPoolExecutor
+    return RootParallel(trees, ThreadPoolExecutor(threads, thread_name_prefix="analyse"))
 
 
 class Stoppable(Protocol):
@@ -146,26 +217,44 @@ class Stoppable(Protocol):
 
 def analyse(game: Game, limit: Limit = DEFAULT_LIMIT, *, seed: int | None = 0, top: int = 5,
             on_update: Callable[[Analysis], None] | None = None, every: float = 0.25,
-            stop: Stoppable | None = None) -> Analysis:
+            stop: Stoppable | None = None, threads: int = 1) -> Analysis:
     """Search ``game`` (not changed) within ``limit`` and return the final
     analysis. ``on_update`` gets a snapshot about every ``every`` seconds of
     search; setting ``stop`` (from another thread) ends the search at the next
-    simulation, and the analysis so far is returned."""
+    simulation, and the analysis so far is returned. ``threads`` > 1 searches
+    that many trees at once (root parallelisation, seeds ``seed``, ``seed + 1``,
+    ...), read as one; a simulation budget is shared out among them."""
     if game.is_over:
         raise GameOverError(None, "the game is over: nothing to analyse")
     if top < 1:
         raise ValueError("top must be at least 1")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+        raise ValueError(f"threads must be a whole number in 1..256, got {threads!r}")
     started = time.perf_counter()
-    search = _search(game, seed)
+    search = _search(game, seed, threads)
+    lock = threading.Lock()
+    period = min(every, 0.2)  # the first snapshot after 0.2 s at most: a viewer sees moves at once
+    due = [started + period]
 
     def report() -> None:
-        if on_update is not None:
+        # every tree of a root-parallel search calls this: one snapshot per period
+        now = time.perf_counter()
+        if on_update is None or now < due[0] or not lock.acquire(blocking=False):
+            return
+        try:
+            due[0] = now + period
             on_update(snapshot(game, search, started, top, done=False))
+        finally:
+            lock.release()
 
-    # the first snapshot after 0.2 s at most, so a viewer sees moves at once
-    search.run_for(limit, should_stop=None if stop is None else stop.is_set,
-                   every=report if on_update is not None else None, every_s=min(every, 0.2))
-    return snapshot(game, search, started, top)
+    try:
+        search.run_for(limit, should_stop=None if stop is None else stop.is_set,
+                       every=report if on_update is not None else None, every_s=period)
+        return snapshot(game, search, started, top)
+    finally:
+        pool = getattr(search, "pool", None)
+        if pool is not None:
+            pool.shutdown()
 
 
 @dataclass(frozen=True)

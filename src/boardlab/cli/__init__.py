@@ -74,7 +74,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _engine(args: argparse.Namespace) -> int:
-    from .engine import run_jsonl, run_ugi
+    from .engine import run_ugi
+    from .jsonl import run_jsonl
 
     if args.jsonl:
         return run_jsonl(args.game, args.seed)

@@ -81,6 +81,9 @@ class Game:
     #: overflows ``float()`` when a yugo game is scored), so a caller who
     #: forgot to bound it would get a crash instead of an OptionError.
     option_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: option name -> why its value has the type it has, when that is a rule
+    #: (yugo's whole-number komi): the type error says it
+    option_notes: ClassVar[dict[str, str]] = {}
     #: names of list attributes that grow by one entry per applied action (like
     #: the undo stack); ``copy(history=False)`` empties them.
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
@@ -130,8 +133,9 @@ class Game:
                 raise OptionError(f"{cls.name}: unknown option {key!r} (options: {known})")
             want = type(cls.option_defaults[key])
             if type(value) is not want:  # bool is an int subclass: compare exactly
-                raise OptionError(
-                    f"{cls.name}: option {key!r} must be {want.__name__}, got {_short(value)}")
+                note = cls.option_notes.get(key)
+                raise OptionError(f"{cls.name}: option {key!r} must be {want.__name__}, got "
+                                  f"{_short(value)}" + (f" ({note})" if note else ""))
             if want is int:
                 low, high = cls.option_ranges[key]
                 if not low <= value <= high:

@@ -1,4 +1,5 @@
-"""The generic compiled loops: whole playouts and batched steps, for any game.
+"""The generic compiled loops: whole playouts, for any game; and the kernel
+tables every compiled loop calls through (the batched steps: :mod:`._batch_loops`).
 
 Each loop (``*_with``) takes the game's kernel functions as arguments typed
 ``numba.types.FunctionType(SIG_...)`` with an explicit signature. That is
@@ -12,7 +13,7 @@ From Python, though, numba unboxes a FunctionType argument slowly (it asks
 the dispatcher for its addresses through Python calls: about 70 us per call
 with one such argument, measured with numba 0.68), which would make a
 batch-1 step cost more than a whole pure-Python ply. So the Python entry
-points (``playouts``, ``reset``, ``step``, ``random_actions``) take the
+points (``playouts``; ``_batch_loops``' ``reset``, ``step``, ``random_actions``) take the
 kernel as an ``int64`` table of addresses (``kernel_table``, built once per
 kernel) and rebuild the first-class function values inside compiled code
 (``_function``, a numba intrinsic); the arguments then unbox in well under
@@ -32,9 +33,7 @@ from numba.core import cgutils
 from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
 from numba.extending import intrinsic
 
-from ._rng import rand_below
 from .kernels import (
-    F64,
     RNG,
     SIG_APPLY,
     SIG_CURRENT_PLAYER,
@@ -130,81 +129,6 @@ def playouts_with(init, playout, state, size, opts, n, rng):
     return total
 
 
-@njit(cache=True)
-def _returns(winner, rewards, i):
-    if winner == 0 or winner == 1:
-        rewards[i, winner] = 1.0
-        rewards[i, 1 - winner] = -1.0
-    else:
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-
-
-@njit(cache=True)
-def _observe(legal_actions, current_player, state, i, mask, current, buf):
-    k = legal_actions(state, buf)
-    mask[i, :] = False
-    for j in range(k):
-        mask[i, buf[j]] = True
-    current[i] = current_player(state)
-
-
-@njit(types.none(_INIT, _LEGAL, _CURRENT, _STATES, _I64, STATE, _MASK, STATE, _FLAGS,
-                 _REWARDS, STATE), cache=True)
-def reset_with(init, legal_actions, current_player, states, size, opts, mask, current,
-          terminated, rewards, buf):
-    """Every game back to its start; masks, players, flags and rewards to match."""
-    for i in range(states.shape[0]):
-        state = states[i]
-        init(state, size, opts)
-        _observe(legal_actions, current_player, state, i, mask, current, buf)
-        terminated[i] = False
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-
-
-@njit(_I64(_IS_LEGAL, _APPLY, _LEGAL, _CURRENT, _OUTCOME, _INIT, _STATES, STATE, _I64,
-           STATE, types.boolean, _MASK, STATE, _FLAGS, _REWARDS, STATE, F64), cache=True)
-def step_with(is_legal, apply, legal_actions, current_player, outcome, init, states, actions,
-         size, opts, auto_reset, mask, current, terminated, rewards, buf, scores):
-    """One action per game. Validates every action first: returns the index of
-    the first game whose action is illegal (nothing applied), else -1.
-
-    A game already over ignores its action and gets zero rewards. A game that
-    ends now gets its returns in ``rewards`` and ``terminated`` True; with
-    ``auto_reset`` it is also restarted, so its mask and player are the new game's.
-    """
-    n = states.shape[0]
-    for i in range(n):
-        if current_player(states[i]) >= 0 and not is_legal(states[i], actions[i]):
-            return i
-    for i in range(n):
-        state = states[i]
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-        if current_player(state) < 0:
-            terminated[i] = True
-            continue
-        apply(state, actions[i])
-        over = current_player(state) < 0
-        terminated[i] = over
-        if over:
-            winner, _ = outcome(state, scores)
-            _returns(winner, rewards, i)
-            if auto_reset:
-                init(state, size, opts)
-        _observe(legal_actions, current_player, state, i, mask, current, buf)
-    return -1
-
-
-@njit(types.none(_LEGAL, _STATES, _RNGS, STATE, STATE), cache=True)
-def random_actions_with(legal_actions, states, rngs, out, buf):
-    """A uniform random legal action per game (-1 where the game is over)."""
-    for i in range(states.shape[0]):
-        k = legal_actions(states[i], buf)
-        out[i] = buf[rand_below(rngs[i], k)] if k > 0 else -1
-
-
 # ---------------------------------------------------------------- Python entry points
 
 
@@ -213,29 +137,3 @@ def playouts(fns, state, size, opts, n, rng):
     """``playouts_with`` for a kernel table."""
     return playouts_with(_make_init(fns[0], fns[1]), _make_playout(fns[12], fns[13]),
                          state, size, opts, n, rng)
-
-
-@njit(types.none(_FNS, _STATES, _I64, STATE, _MASK, STATE, _FLAGS, _REWARDS, STATE), cache=True)
-def reset(fns, states, size, opts, mask, current, terminated, rewards, buf):
-    """``reset_with`` for a kernel table."""
-    reset_with(_make_init(fns[0], fns[1]), _make_legal(fns[2], fns[3]),
-               _make_current(fns[8], fns[9]), states, size, opts, mask, current,
-               terminated, rewards, buf)
-
-
-@njit(_I64(_FNS, _STATES, STATE, _I64, STATE, types.boolean, _MASK, STATE, _FLAGS, _REWARDS,
-           STATE, F64), cache=True)
-def step(fns, states, actions, size, opts, auto_reset, mask, current, terminated, rewards,
-         buf, scores):
-    """``step_with`` for a kernel table."""
-    return step_with(_make_is_legal(fns[4], fns[5]), _make_apply(fns[6], fns[7]),
-                     _make_legal(fns[2], fns[3]), _make_current(fns[8], fns[9]),
-                     _make_outcome(fns[10], fns[11]), _make_init(fns[0], fns[1]),
-                     states, actions, size, opts, auto_reset, mask, current, terminated,
-                     rewards, buf, scores)
-
-
-@njit(types.none(_FNS, _STATES, _RNGS, STATE, STATE), cache=True)
-def random_actions(fns, states, rngs, out, buf):
-    """``random_actions_with`` for a kernel table."""
-    random_actions_with(_make_legal(fns[2], fns[3]), states, rngs, out, buf)

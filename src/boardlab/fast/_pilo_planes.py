@@ -6,7 +6,7 @@ computed from ``boardlab.fast._pilo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane
 (the batched and one-call steps around ``planes_of`` are ``fast._observe``'s).
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from . import _pilo
 from ._observe import compiled_ops
 from ._pilo import (
     _HEAD,
+    _LAST,
     _PASSES,
     _PIE,
     _PLAYER,
@@ -24,7 +25,7 @@ from ._pilo import (
     OPEN,
 )
 
-NUM_PLANES = 9
+NUM_PLANES = 11
 
 
 @njit(cache=True)
@@ -51,6 +52,8 @@ def planes_of(s, me, out):
     out[6, :n] = 1.0 if me == 0 else 0.0
     out[7, :n] = 1.0 if s[_PIE] == OPEN else 0.0
     out[8, :n] = 1.0 if s[_PASSES] == 1 else 0.0
+    out[9, :n] = 1.0 if s[_PASSES] >= 2 else 0.0
+    out[10, :n] = 1.0 if s[_LAST] == me else 0.0
 
 
 planes, observe_one, replay, try_apply = compiled_ops("pilo", _pilo, planes_of)

@@ -5,7 +5,7 @@ computed from ``boardlab.fast._vimbre`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane
 (the batched and one-call steps around ``planes_of`` are ``fast._observe``'s).
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations

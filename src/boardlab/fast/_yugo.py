@@ -86,6 +86,12 @@ def state_len(size: int) -> int:
     return HEADER + N_ARRAYS * (size + 2) ** 2
 
 
+def hot_words(size: int) -> int:
+    """What a step reads: the header and the per-point arrays up to the empty
+    list (the marking lists, stacks and stamps serve rarer paths)."""
+    return HEADER + (A_EMPP + 1) * (size + 2) ** 2
+
+
 def encode_options(options: dict[str, Any]) -> np.ndarray:
     """The options as ``[komi]`` (the komi must fit a 64-bit integer)."""
     opts = Yugo._check_options(dict(options))

@@ -6,7 +6,7 @@ computed from ``boardlab.fast._yugo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane
 (the batched and one-call steps around ``planes_of`` are ``fast._observe``'s).
 ``tests/test_vector.py`` and ``tests/test_adapter_observer.py`` hold them to
-``boardlab.tensors.observe``.
+``boardlab.research.tensors.observe``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from ._yugo import (
     OVER,
 )
 
-NUM_PLANES = 14
+NUM_PLANES = 15
 
 
 @njit(cache=True)
@@ -83,6 +83,7 @@ def planes_of(s, me, out):
     out[11, :n] = 1.0 if phase == ANSWER else 0.0
     out[12, :n] = 1.0 if s[H_REJECTED] != 0 else 0.0
     out[13, :n] = komi if me == 1 else -komi
+    out[14, :n] = 1.0 if phase == OVER else 0.0
 
 
 planes, observe_one, replay, try_apply = compiled_ops("yugo", _yugo, planes_of)

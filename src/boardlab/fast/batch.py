@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BoardlabError, IllegalMoveError, OptionError
-from . import _loops
+from . import _batch_loops, _loops
 from ._resolve import Resolved, resolve
 from ._rng import seed_rng
 
@@ -59,10 +59,17 @@ class Batch:
         self.current_player = np.zeros(n, dtype=np.int64)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.rewards = np.zeros((n, 2), dtype=np.float64)
+        self._span = np.zeros((n, 2), dtype=np.int64)  # each mask row's bits lie in [lo, hi)
+        self._ahead = np.zeros(n, dtype=np.int64)   # each game's next random action, drawn
+        self._fresh = False                         # ... and not handed out yet
+        self._all = np.arange(n, dtype=np.int64)
         self._rngs = np.zeros((n, 1), dtype=np.uint64)
         self._buf = np.zeros(self.num_actions, dtype=np.int64)
         self._scores = np.zeros(2, dtype=np.float64)
         self._fns = _loops.kernel_table(self._g.kernel)
+        self._no_planes = _batch_loops.no_planes()
+        kernel = self._g.kernel
+        self._hot = getattr(kernel, "hot_words", kernel.state_len)(self.size)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -73,9 +80,14 @@ class Batch:
                 raise OptionError(f"Batch.reset: seed must be an integer, got {seed!r}")
             for i in range(self.n):
                 seed_rng(self._rngs[i], np.uint64((seed + i) & 0xFFFFFFFFFFFFFFFF))
-        _loops.reset(self._fns, self.states, self.size,
-                     self._g.opts, self.legal_mask, self.current_player, self.terminated,
-                     self.rewards, self._buf)
+        self.restart(self._all)
+        self._fresh = True
+
+    def restart(self, rows: np.ndarray) -> None:
+        """The games in ``rows`` (an int64 array of batch indices) back to the start."""
+        _batch_loops.reset(self._fns, self.states, rows, self.size, self._g.opts, self.legal_mask,
+                           self.current_player, self._span, self.terminated, self.rewards,
+                           self._buf, self._rngs, self._ahead)
 
     def step(self, actions: Any) -> None:
         """Apply ``actions[i]`` to game i, for all i at once.
@@ -90,20 +102,35 @@ class Batch:
             raise IllegalMoveError(int(acts[bad]), f"batch index {bad}: action {int(acts[bad])} "
                                    f"is not legal in that {self.game} game")
 
-    def try_step(self, actions: np.ndarray) -> int:
+    def try_step(self, actions: np.ndarray, planes: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> int:
         """``step`` without its Python-side checks, for wrappers that check
         (or word errors) themselves: ``actions`` must be a C-contiguous int64
         array of shape (n,) (any values). Applies them all if every live game's
         action is legal and returns -1; else returns the first index whose
-        action is illegal or out of range, and changes nothing."""
-        return _loops.step(self._fns, self.states, actions, self.size, self._g.opts, self.auto_reset,
-                           self.legal_mask, self.current_player, self.terminated, self.rewards,
-                           self._buf, self._scores)
+        action is illegal or out of range, and changes nothing. ``planes``:
+        ``(table, out)``, a planes function's table (``_batch_loops.planes_table``)
+        and a float32 (n, C, size²) array that gets every game's planes in the
+        same pass (seen by its color to act; the first color once over)."""
+        pfns, obs = self._no_planes if planes is None else planes
+        bad = _batch_loops.step(self._fns, pfns, self.states, actions, self.size, self._g.opts,
+                                self.auto_reset, self.legal_mask, self.current_player,
+                                self._span, self.terminated, self.rewards, self._buf,
+                                self._scores, self._rngs, self._ahead, obs, planes is not None,
+                                self._hot)
+        self._fresh = self._fresh or bad < 0
+        return bad
 
     def random_actions(self) -> np.ndarray:
-        """One uniform random legal action per game ((n,) int64; -1 where over)."""
+        """One uniform random legal action per game ((n,) int64; -1 where over).
+        Each game's is drawn from its generator when its position is reached
+        (in the step's pass over the states, where the legal list is at hand);
+        asked again before the next step, they are drawn anew from the masks."""
+        if self._fresh:
+            self._fresh = False
+            return self._ahead.copy()
         out = np.empty(self.n, dtype=np.int64)
-        _loops.random_actions(self._fns, self.states, self._rngs, out, self._buf)
+        _batch_loops.random_actions(self.legal_mask, self._rngs, out)
         return out
 
     def _check_actions(self, actions: Any) -> np.ndarray:

@@ -36,6 +36,9 @@ Python API, ``0 .. num_distinct_actions - 1``)::
 
     TERMINATIONS: tuple[str, ...]          Termination values, by the codes outcome() returns
     HAS_SCORES: bool                       whether Outcome.scores is a dict (else None)
+    hot_words(size) -> int                 optional, plain Python: how many leading words
+                                           of a state a step reads (batched stepping fetches
+                                           them ahead: fast/_batch_loops.py); default all
 
 ``rng`` is a ``boardlab.fast._rng`` state. A playout must be deterministic for
 a given (state, rng) but may pick among the legal actions in any order.

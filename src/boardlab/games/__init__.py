@@ -2,7 +2,7 @@
 ``<game>_view`` (what the terminal and the web draw: :mod:`.view`),
 ``<game>_search`` (search advice, where a game has any:
 :mod:`boardlab.ai.advice`) and ``<game>_tensors`` (observation planes:
-:mod:`boardlab.tensors`)."""
+:mod:`boardlab.research.tensors`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Implo's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Implo's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 All eight board symmetries hold: patch ownership, removal and the marker
 count only use adjacency and sizes. Placements move with their point. A

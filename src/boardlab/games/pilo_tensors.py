@@ -1,4 +1,4 @@
-"""Pilo's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Pilo's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 All eight board symmetries hold: a stack move travels along a row or column,
 captures depend on that line only, and patch scoring uses adjacency and sizes.
@@ -27,6 +27,10 @@ PLANES = (
     ("first_color", "all 1 when the observing color is blue"),
     ("swap_open", "all 1 while swap (the pie rule) is legal"),
     ("one_pass", "all 1 when the last action was a pass (one more ends the game)"),
+    ("over", "all 1 once the game is over (to_move alone cannot tell it from the other "
+             "color's turn)"),
+    ("played_last", "all 1 when the observing color made the last board play (a placement "
+                    "or stack move: on equal scores it loses)"),
 )
 SYMMETRIES = symmetry.ALL
 
@@ -64,7 +68,7 @@ def planes(game: Pilo, player: int) -> np.ndarray:
     n = game.n_points
     cells = cell_index(np.array(game._cells, np.int64), n)
     scalars = [game.current_player == player, player == 0, game._pie == pie.OPEN,
-                         game._passes == 1]
+               game._passes == 1, game._passes >= 2, game._last == player]
     return _planes.encode_one(table(game.size), cells, player, scalars)
 
 

@@ -147,6 +147,30 @@ class Robble(Game):
         winner = self.colors[0] if best[0] > best[1] else self.colors[1]
         return Outcome(winner, Termination.SCORE, scores)
 
+    # ------------------------------------------------------------ repetition state
+    def repetitions(self) -> tuple[int, list[int]]:
+        """What the repetition rule makes of the position: how many times it
+        has been recorded (1 the first time; 3: the game just ended in a draw;
+        0 once a placement filled the board, which records nothing), and the
+        placements that would record a position for the third time, ending
+        the game in a draw at once (none once the game is over). What an
+        observation needs besides the position text to fix the legal moves
+        and the result of every next move (docs/research.md)."""
+        if self._ended is Termination.SCORE:
+            return 0, []
+        count = self._seen.get(self._key, 0)
+        if self._ended is not None:
+            return count, []
+        draws: list[int] = []
+        for p in list(self._empty):  # each placement played and taken back: the rules decide
+            token = self._snapshot()
+            self._apply(p)
+            if self._ended is Termination.REPETITION:
+                draws.append(p)
+            self._restore(token)
+        self._legal = None  # the cached legal list may share the empty list the probes changed
+        return count, draws
+
     # ------------------------------------------------------------ notation
     def _action_string(self, action: int) -> str:
         if action == self._swap_action:

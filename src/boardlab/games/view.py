@@ -2,7 +2,7 @@
 
 ``cli/`` and ``web/`` never name a game. Each game keeps its drawing facts
 beside its rules in ``boardlab.games.<game>_view`` (found from the game
-class's module, as ``boardlab.tensors`` finds ``<game>_tensors``):
+class's module, as ``boardlab.research.tensors`` finds ``<game>_tensors``):
 
 ``BOARD``
     ``"points"`` (pieces on the intersections of lines) or ``"squares"``.

@@ -1,4 +1,4 @@
-"""Vimbre's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Vimbre's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 Black joins row 1 to the last row and white joins column a to the last
 column, so only the four symmetries that keep rows as rows hold (identity,

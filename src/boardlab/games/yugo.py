@@ -102,6 +102,9 @@ class Yugo(Game):
     #: a komi beyond the board's 361 points decides nothing more; the bound
     #: keeps scoring's arithmetic (and every text that shows it) finite
     option_ranges = {"komi": (-1000, 1000)}
+    option_notes = {"komi": "a whole number: scores are whole but for the button's half point, "
+                            "which is what makes a tie impossible; a half-point komi would "
+                            "allow ties (docs/rules.md, Yugo)"}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

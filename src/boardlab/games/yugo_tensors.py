@@ -1,4 +1,4 @@
-"""Yugo's observation planes and symmetries (see boardlab.tensors for the contract).
+"""Yugo's observation planes and symmetries (see boardlab.research.tensors for the contract).
 
 All eight board symmetries hold for the rules. Pawns and kings move with
 their point; ``button``, ``pass``, ``done``, ``accept`` and ``reject`` stay. A
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import symmetry
 from . import _planes
-from .yugo import ANSWER, MARK, Yugo
+from .yugo import ANSWER, MARK, OVER, Yugo
 
 PLANES = (
     ("our_pawns", "1 where the observing color has a pawn"),
@@ -36,7 +36,10 @@ PLANES = (
     ("rejected", "all 1 once a proposal was rejected (the next double pass ends the game)"),
     ("komi", "komi from the observing color's side (+komi for white, -komi for black) "
              "divided by the number of points"),
+    ("over", "all 1 once the game is over (to_move alone cannot tell it from the other "
+             "color's turn)"),
 )
+_KOMI = 13  # the komi plane's index
 SYMMETRIES = symmetry.ALL
 
 # cell value: 0 empty, 1 black pawn, 2 white pawn, 3 black king, 4 white king
@@ -62,7 +65,7 @@ def planes(game: Yugo, player: int) -> np.ndarray:
         game.current_player == player, player == 0,
         game._button == player, game._button == 1 - player,
         game._passes == 1, game._phase == MARK, game._phase == ANSWER, game._rejected,
-        komi if player == 1 else -komi,
+        komi if player == 1 else -komi, game._phase == OVER,
     ]
     out = _planes.encode_one(TABLE, cells, player, scalars, point_planes=1)
     if game._marks:
@@ -78,7 +81,7 @@ def plane_bounds(size: int, options: dict) -> tuple[list[float], list[float]]:
     range is never empty, which Gymnasium's checker flags)."""
     low, high = [0.0] * len(PLANES), [1.0] * len(PLANES)
     bound = max(abs(options["komi"]), 1) / (size * size)
-    low[-1], high[-1] = -bound, bound
+    low[_KOMI], high[_KOMI] = -bound, bound
     return low, high
 
 

@@ -25,6 +25,9 @@ module name plus ``_tensors``) and calls it. A game's tensors module provides:
 ``plane_bounds(size, options)`` (optional)
     ``(low, high)`` per plane, when some plane leaves ``[0, 1]`` (pilo's
     heights, yugo's komi).
+``observation_string(game, player)`` (optional)
+    the observation as text, when the position text alone is not enough
+    (robble adds its repetition state); default: the position text.
 ``symmetries_now(game)`` (optional)
     the symmetries that hold in this position when fewer than ``SYMMETRIES``
     do (yugo: once a removal proposal has begun, marks must come in increasing
@@ -32,14 +35,17 @@ module name plus ``_tensors``) and calls it. A game's tensors module provides:
 
 Observations are mover-relative ("ours" / "theirs" from the observing color)
 and shaped ``(C, size, size)`` with ``[plane, row, col]``, row 0 = rank 1.
+They are Markov in what matters to a learner: the planes, and the
+observation string, of a position fix its legal moves and its result
+(tests/test_research_markov.py replays random games to hold every game to it).
 
 >>> import boardlab
->>> from boardlab import tensors
+>>> from boardlab.research import tensors
 >>> game = boardlab.new_game("robble", size=5)
 >>> game.play("c3")
 >>> obs = tensors.observe(game)            # white to move: white's view
 >>> obs.shape, tensors.plane_names(game)[:2]
-((5, 5, 5), ('ours', 'theirs'))
+((8, 5, 5), ('ours', 'theirs'))
 >>> int(obs[1, 2, 2]), int(obs[0].sum())   # black's stone on c3 is "theirs"
 (1, 0)
 >>> mirrored = tensors.transform_game(game, 1)   # mirror the columns
@@ -53,11 +59,11 @@ from types import ModuleType
 
 import numpy as np
 
-from . import game_class
-from .core import grid, symmetry
-from .core.game import Game
-from .errors import OptionError
-from .games import plugin
+from .. import game_class
+from ..core import grid, symmetry
+from ..core.game import Game
+from ..errors import OptionError
+from ..games import plugin
 
 __all__ = ["action_permutation", "observation_shape", "observe", "observation_string",
            "plane_bounds", "plane_names", "symmetries", "tensors_module", "transform_game",
@@ -147,10 +153,13 @@ def observe(game: Game, player: int | None = None, out: np.ndarray | None = None
 
 
 def observation_string(game: Game, player: int | None = None) -> str:
-    """A perfect-information observation as text: the position (docs/positions.md),
-    the same for both players."""
+    """A perfect-information observation as text, the same for both players:
+    the position (docs/positions.md), plus what the game's ``observation_string``
+    adds where the position text alone does not fix the legal moves and the
+    result (robble's repetition state)."""
     _check_player(game, player)
-    return game.position()
+    own = getattr(tensors_module(game), "observation_string", None)
+    return own(game, player) if own is not None else game.position()
 
 
 def symmetries(game: Game) -> tuple[int, ...]:

@@ -1,13 +1,13 @@
 """The five games as OpenSpiel Python games (``pip install 'boardlab[openspiel]'``).
 
-``import boardlab.openspiel`` registers ``python_boardlab_<game>`` for every
+``import boardlab.research.openspiel`` registers ``python_boardlab_<game>`` for every
 game with ``pyspiel.register_game``; then::
 
-    import pyspiel, boardlab.openspiel
+    import pyspiel, boardlab.research.openspiel
     game = pyspiel.load_game("python_boardlab_robble", {"size": 5, "pie": False})
 
 Parameters: ``size`` (default the game's), the game's options (``pie``,
-``komi``) and ``max_game_length`` (0: the default of ``boardlab._adapters``;
+``komi``) and ``max_game_length`` (0: the default of ``boardlab.research._adapters``;
 a game that reaches it ends as a draw, returns ``[0, 0]``). GameType and
 GameInfo come from ``Game.info()``: two players, sequential, deterministic,
 perfect information, zero-sum, terminal rewards in [-1, 1].
@@ -15,11 +15,21 @@ perfect information, zero-sum, terminal rewards in [-1, 1].
 Players are color indices (0 = the first color: black, or blue in pilo). A
 multi-action turn (implo's resolutions, yugo's marks, the pie swap) is simply
 the same ``current_player()`` for several actions. Observations come from
-:mod:`boardlab.tensors` (``observation_tensor`` is the planes, flattened;
+:mod:`boardlab.research.tensors` (``observation_tensor`` is the planes, flattened;
 ``observation_string`` is the position text). An illegal or out-of-range
 action, or an action on a finished game, raises boardlab's
 ``IllegalMoveError`` / ``GameOverError`` (ValueErrors) with our reason, and
 the state is unchanged.
+
+The information state of these perfect-information games is the public
+history: ``information_state_string`` is the action history (OpenSpiel's
+convention for public-information games) and ``information_state_tensor``
+the observation planes, which fix everything the history does for play (the
+legal actions and the result: tests/test_research_markov.py). ``undo_action``
+raises ``pyspiel.SpielError`` saying why: OpenSpiel keeps a Python game's
+history in its C++ state, which Python cannot shorten, so an undone state
+would still serialize (and report ``history()``) with the undone action;
+clone the state before a move instead (``state.clone()``, cheap here).
 
 States play on the compiled kernel (``boardlab.fast``, held to the Python
 engine ply by ply; ``_adapters.CompiledGame``), so steps, clones and
@@ -38,9 +48,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from . import GAMES, _adapters, game_class, tensors
-from .core.game import Game
-from .errors import GameOverError
+from .. import GAMES, game_class
+from ..core.game import Game
+from ..errors import GameOverError
+from . import _adapters, tensors
 
 __all__ = ["BoardlabGame", "BoardlabState", "short_name"]
 
@@ -66,8 +77,8 @@ def _game_type(name: str) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=2,
         min_num_players=2,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -109,9 +120,14 @@ class BoardlabGame(pyspiel.Game):
         return copy.deepcopy(first)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+        """The observation (the default), or the information state (perfect
+        recall: its string the history, its tensor the planes); an observer of
+        private information only sees nothing, as in every public-information game."""
+        if iig_obs_type is None:
             return BoardlabObserver(self.config, params)
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        if not iig_obs_type.public_info:
+            return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        return BoardlabObserver(self.config, params, history=iig_obs_type.perfect_recall)
 
 
 class BoardlabState(pyspiel.State):
@@ -169,6 +185,14 @@ class BoardlabState(pyspiel.State):
         # code: the color to act next (-1 once over), + 2 inside a multi-action turn
         self._player = _TERMINAL if code < 0 or len(self._play.actions) >= self._cap else code & 1
 
+    def undo_action(self, player: int, action: int) -> None:
+        """Refused, with OpenSpiel's error type and the reason (module docstring)."""
+        raise pyspiel.SpielError(
+            f"{self.get_game().get_type().short_name}: undo_action is not supported: OpenSpiel "
+            "keeps a Python game's history in C++, where Python cannot remove the action, so "
+            "history() and serialize() would still hold it; clone the state before applying "
+            "an action instead (state.clone())")
+
     def _action_to_string(self, player: int, action: int) -> str:
         return self.game.action_to_string(int(action))
 
@@ -181,12 +205,14 @@ class BoardlabState(pyspiel.State):
 
 class BoardlabObserver:
     """The PyObserver of every boardlab game: planes into ``tensor`` / ``dict``
-    (the planes of :mod:`boardlab.tensors`, computed in compiled code from
-    the state's kernel state)."""
+    (the planes of :mod:`boardlab.research.tensors`, computed in compiled code from
+    the state's kernel state). ``history``: the information state's observer,
+    whose string is the action history (the tensor stays the planes)."""
 
-    def __init__(self, config: _adapters.Spec, params: dict | None) -> None:
+    def __init__(self, config: _adapters.Spec, params: dict | None, history: bool = False) -> None:
         if params:
             raise ValueError(f"boardlab observers take no parameters, got {params}")
+        self.history = history
         shape = tensors.observation_shape(config.cls, config.size)
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -196,6 +222,8 @@ class BoardlabObserver:
         state._play.planes_into(player, self._rows)
 
     def string_from(self, state: BoardlabState, player: int) -> str:
+        if self.history:
+            return state.history_str()
         return tensors.observation_string(state.game, player)
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from . import game_class
-from .core.game import Game
-from .errors import BoardlabError, OptionError
+from .. import game_class
+from ..core.game import Game
+from ..errors import BoardlabError, OptionError
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,8 @@ class CompiledGame:
     def __init__(self, config: Spec) -> None:
         import importlib
 
+        from ..fast._resolve import resolve
         from . import tensors
-        from .fast._resolve import resolve
 
         r = resolve(config.cls.name, config.size, config.options)
         self.config = config

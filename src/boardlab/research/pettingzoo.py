@@ -1,13 +1,13 @@
 """The five games as PettingZoo AEC environments (``pip install 'boardlab[pettingzoo]'``).
 
->>> from boardlab import pettingzoo
+>>> from boardlab.research import pettingzoo
 >>> env = pettingzoo.env("robble", size=5, pie=False)
 >>> env.reset(seed=0)
 >>> env.agent_selection, env.possible_agents
 ('black', ['black', 'white'])
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum())
-((5, 5, 5), 25)
+((8, 5, 5), 25)
 >>> env.step(12)
 >>> env.agent_selection
 'white'
@@ -21,10 +21,10 @@ white moves again; results are by color, so whoever tracks seats maps them).
 ``env.infos[agent]["mid_turn"]`` says when the next action continues a turn.
 
 Observations are ``{"observation": planes, "action_mask": int8 mask}``, the
-planes of :mod:`boardlab.tensors` from the observing agent's side; the mask
+planes of :mod:`boardlab.research.tensors` from the observing agent's side; the mask
 is all zero for the agent not to move. Rewards are +1/-1 (0: draw) when the
 game ends, 0 before. Options: ``size``, the game's own (``pie``, ``komi``),
-``max_game_length`` (see ``boardlab._adapters``; reaching it truncates) and
+``max_game_length`` (see ``boardlab.research._adapters``; reaching it truncates) and
 ``render_mode`` (``"ansi"``: ``render()`` returns the diagram; ``"human"``
 prints it). An action that is out of range, not an int, or illegal raises
 ``IllegalMoveError`` (a ValueError) with our reason and changes nothing;
@@ -34,6 +34,16 @@ The env plays on the compiled kernel (``boardlab.fast``, held to the Python
 engine ply by ply; ``_adapters.CompiledGame``): a step and an observation are
 one compiled call each. ``env.game`` is the episode as a boardlab ``Game``,
 built from the actions when read (read it, do not change it).
+
+``state()`` is the global view for centralised training: the planes seen by
+the first color (a perfect-information game hides nothing from either color,
+and the planes hold who is to move), shaped as ``state_space``.
+
+``parallel_env(game, **options)`` is the same game as a ``ParallelEnv``,
+through PettingZoo's own ``turn_based_aec_to_parallel``: ``step`` takes a
+dict of every live agent's action and plays the mover's (the other's is
+ignored; its mask is all zero, so sample anything there), and the mover may
+be the same agent for several steps (a multi-action turn).
 """
 
 from __future__ import annotations
@@ -42,13 +52,14 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from ..core.game import Game
+from ..errors import GameOverError, IllegalMoveError, OptionError
 from . import _adapters, tensors
-from .core.game import Game
-from .errors import GameOverError, IllegalMoveError, OptionError
 
-__all__ = ["BoardlabAECEnv", "env", "raw_env"]
+__all__ = ["BoardlabAECEnv", "env", "parallel_env", "raw_env"]
 
 
 def env(game: str, **options: Any) -> BoardlabAECEnv:
@@ -60,6 +71,11 @@ def env(game: str, **options: Any) -> BoardlabAECEnv:
 
 
 raw_env = env  #: PettingZoo's usual name for the unwrapped environment
+
+
+def parallel_env(game: str, **options: Any) -> ParallelEnv:
+    """The ``ParallelEnv`` of ``game`` (see the module docstring)."""
+    return turn_based_aec_to_parallel(BoardlabAECEnv(game, **options))
 
 
 class BoardlabAECEnv(AECEnv):
@@ -85,6 +101,7 @@ class BoardlabAECEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (self.config.num_distinct_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.state_space = observation["observation"]
         self.action_spaces = {a: spaces.Discrete(self.config.num_distinct_actions)
                               for a in self.possible_agents}
         self._play = _adapters.CompiledGame(self.config)  # the rules, compiled; see `game`
@@ -121,6 +138,10 @@ class BoardlabAECEnv(AECEnv):
         self.infos = {a: {"mid_turn": False} for a in self.agents}
         self._mover = 0
         self.agent_selection = self.agents[0]  # the first color starts every game
+
+    def state(self) -> np.ndarray:
+        """The planes seen by the first color (see the module docstring)."""
+        return self._play.observe(0)[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._player_of[agent]

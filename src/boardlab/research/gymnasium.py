@@ -1,13 +1,13 @@
 """The five games as single-agent Gymnasium environments against a boardlab
 engine (``pip install 'boardlab[gymnasium]'``).
 
-``import boardlab.gymnasium`` registers ``boardlab/<game>-v0`` for every game:
+``import boardlab.research.gymnasium`` registers ``boardlab/<game>-v0`` for every game:
 
->>> import gymnasium, boardlab.gymnasium
+>>> import gymnasium, boardlab.research.gymnasium
 >>> env = gymnasium.make("boardlab/robble-v0", opponent="random", size=5)
 >>> obs, info = env.reset(seed=1)
 >>> obs["observation"].shape, obs["action_mask"].dtype
-((5, 5, 5), dtype('int8'))
+((8, 5, 5), dtype('int8'))
 >>> obs, reward, terminated, truncated, info = env.step(12)
 
 Options: ``opponent`` (an engine name of ``boardlab.ai``: ``random``,
@@ -29,7 +29,7 @@ the agent's action and then every opponent action until the agent is to move
 again (a whole multi-action turn: implo's resolutions, yugo's marking, a
 swap), so the agent also plays its own multi-action turns one action per
 step. The observation is ``{"observation": planes, "action_mask": mask}``
-(:mod:`boardlab.tensors`, the agent's side); ``action_masks()`` returns the
+(:mod:`boardlab.research.tensors`, the agent's side); ``action_masks()`` returns the
 mask too (for maskable policies). The reward is the agent's result (+1 win,
 -1 loss, 0 draw) at the end, 0 before. The opponent is reseeded from the
 ``reset`` seed, so a seeded episode replays.
@@ -43,10 +43,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import GAMES, _adapters, tensors
-from .ai import make_agent
-from .core.game import Game
-from .errors import GameOverError, IllegalMoveError, OptionError
+from .. import GAMES
+from ..ai import make_agent
+from ..core.game import Game
+from ..errors import GameOverError, IllegalMoveError, OptionError
+from . import _adapters, tensors
 
 __all__ = ["BoardlabEnv", "env_id"]
 

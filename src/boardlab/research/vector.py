@@ -1,10 +1,10 @@
 """N games of one kind as one batched environment, stepped in compiled code (pgx style).
 
->>> from boardlab.vector import VectorEnv
+>>> from boardlab.research.vector import VectorEnv
 >>> env = VectorEnv("robble", 4, size=5, pie=False)
 >>> obs, info = env.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].shape, info["current_player"].tolist()
-((4, 5, 5, 5), (4, 26), [0, 0, 0, 0])
+((4, 8, 5, 5), (4, 26), [0, 0, 0, 0])
 >>> obs, rewards, terminated, truncated, info = env.step(env.random_actions())
 >>> rewards.shape, terminated.tolist(), info["current_player"].tolist()
 ((4, 2), [False, False, False, False], [1, 1, 1, 1])
@@ -21,14 +21,14 @@ env is already its new game's, while ``rewards``/``terminated`` describe the
 game that ended) and computes every observation in compiled code.
 
 * ``observation``: float32 ``(num_envs, C, size, size)``, the planes of
-  :mod:`boardlab.tensors` (docs/research.md lists them per game), each env
+  :mod:`boardlab.research.tensors` (docs/research.md lists them per game), each env
   seen by its color to move (``info["current_player"]``);
 * ``action_mask``: bool ``(num_envs, num_actions)``, the legal actions;
 * ``rewards``: float64 ``(num_envs, 2)``, each color's return (+1 win, -1 loss,
   0 draw) for a game that ended at this step, else 0;
 * ``terminated`` / ``truncated``: bool ``(num_envs,)``; a game truncates
   when it reaches ``max_game_length`` actions (rewards 0; default as the other
-  adapters, see ``boardlab._adapters``) and is restarted too;
+  adapters, see ``boardlab.research._adapters``) and is restarted too;
 * ``info``: ``{"current_player": (num_envs,) int64, "plies": (num_envs,)
   int64}``, the color to act and the actions played so far in each env's game.
 
@@ -48,9 +48,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from . import _adapters, game_class, tensors
-from .errors import BoardlabError, IllegalMoveError, OptionError
-from .fast import Batch
+from .. import game_class
+from ..errors import BoardlabError, IllegalMoveError, OptionError
+from ..fast import Batch
+from ..fast._batch_loops import planes_table
+from . import _adapters, tensors
 
 __all__ = ["VectorEnv"]
 
@@ -94,16 +96,16 @@ class VectorEnv:
         module = importlib.import_module(f"boardlab.fast._{self.game}_planes")
         if module.NUM_PLANES != len(self.plane_names):
             raise BoardlabError(f"{self.game}: the compiled planes ({module.NUM_PLANES}) and "
-                                f"boardlab.tensors ({len(self.plane_names)}) disagree")
-        self._planes = module.planes
+                                f"boardlab.research.tensors ({len(self.plane_names)}) disagree")
+        self._planes, self._planes_of = module.planes, module.planes_of
+        self._planes_table = planes_table(module)
         c, s, _ = self.observation_shape
-        self._obs = np.zeros((num_envs, c, s * s), np.float32)
+        self._flat = (num_envs, c, s * s)
+        self._obs = np.zeros(self._flat, np.float32)
         self._obs_view = self._obs.reshape(num_envs, c, s, s)
         self.plies = np.zeros(num_envs, np.int64)
         self._truncated = np.zeros(num_envs, np.bool_)
         self._shape = (num_envs,)
-        self._kernel = b._g.kernel
-        self._buf = np.zeros(self.num_actions, np.int64)
         self._started = False
 
     # ------------------------------------------------------------ state views
@@ -143,16 +145,20 @@ class VectorEnv:
                 or not acts.flags.c_contiguous):
             acts = self._convert(actions)
         b = self._batch
-        bad = b.try_step(acts)  # validates every action in compiled code before applying any
+        # with copy, the planes go straight into the new array handed out (no second copy)
+        obs = np.empty(self._flat, np.float32) if self.copy else self._obs
+        # checks every action before applying any, then steps, refreshes the masks
+        # and writes the planes in one pass over the states (fast/_batch_loops.py)
+        bad = b.try_step(acts, (self._planes_table, obs))
         if bad >= 0:
             self._refuse(acts, bad)
         truncated = self._truncated
         if _count_plies(self.plies, b.terminated, self.max_game_length, truncated):
-            self._restart(np.flatnonzero(truncated))
+            self._restart(np.flatnonzero(truncated), obs)
         if self.copy:
-            return (self._observe(), b.rewards.copy(), b.terminated.copy(), truncated.copy(),
-                    self._info())
-        return self._observe(), b.rewards, b.terminated, truncated, self._info()
+            return (self._observation(obs), b.rewards.copy(), b.terminated.copy(),
+                    truncated.copy(), self._info())
+        return self._observation(obs), b.rewards, b.terminated, truncated, self._info()
 
     def random_actions(self) -> np.ndarray:
         """A uniform random legal action per env ((num_envs,) int64), drawn in
@@ -177,24 +183,27 @@ class VectorEnv:
             raise IllegalMoveError(a, f"env {i}: action {a} is outside 0..{self.num_actions - 1}")
         raise IllegalMoveError(a, f"env {i}: action {a} is not legal in that {self.game} game")
 
-    def _restart(self, rows: np.ndarray) -> None:
+    def _restart(self, rows: np.ndarray, obs: np.ndarray) -> None:
         """Restart the games in ``rows`` (truncated ones: the batch restarts
-        only the games that end by the rules)."""
-        b, k, buf = self._batch, self._kernel, self._buf
+        only the games that end by the rules), their planes in ``obs`` too."""
+        b = self._batch
+        b.restart(rows)
+        self.plies[rows] = 0
         for i in rows.tolist():
-            state = b.states[i]
-            k.init(state, b.size, b._g.opts)
-            count = k.legal_actions(state, buf)
-            b.legal_mask[i] = False
-            b.legal_mask[i, buf[:count]] = True
-            b.current_player[i] = k.current_player(state)
-            self.plies[i] = 0
+            self._planes_of(b.states[i], max(int(b.current_player[i]), 0), obs[i])
 
     def _observe(self) -> dict[str, np.ndarray]:
-        self._planes(self._batch.states, self._batch.current_player, self._obs)
-        if self.copy:
-            return {"observation": self._obs_view.copy(), "action_mask": self._batch.legal_mask.copy()}
-        return {"observation": self._obs_view, "action_mask": self._batch.legal_mask}
+        """Every env's planes computed now (after a reset)."""
+        obs = np.empty(self._flat, np.float32) if self.copy else self._obs
+        self._planes(self._batch.states, self._batch.current_player, obs)
+        return self._observation(obs)
+
+    def _observation(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        mask = self._batch.legal_mask
+        if obs is self._obs:  # copy=False: the env's own buffers, the same objects every call
+            return {"observation": self._obs_view, "action_mask": mask}
+        return {"observation": obs.reshape(self.num_envs, *self.observation_shape),
+                "action_mask": mask.copy()}
 
     def _info(self) -> dict[str, np.ndarray]:
         if self.copy:
