@@ -81,3 +81,7 @@ def policy_playout(state, rng, record):
 
 
 POLICY_PLAYOUT = policy_playout
+
+#: Level budgets (simulations a move, levels 1..5): level 5 is about what
+#: ``mcts:1s`` searches on the project's machine (pilo 8x8, one core).
+LEVELS = (16, 256, 2048, 16384, 70_000)

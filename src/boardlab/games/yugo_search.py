@@ -224,3 +224,6 @@ POLICY_PLAYOUT = policy_playout
 #: The one search's settings for yugo (measured: docs/ai.md): the
 #: eye-keeping playouts above instead of uniform ones.
 SEARCH_SETTINGS = {"evaluator": "policy"}
+#: Level budgets (simulations a move, levels 1..5): level 5 is about what
+#: ``mcts:1s`` searches on the project's machine (yugo 9x9, one core).
+LEVELS = (16, 256, 2048, 8192, 45_000)

@@ -1,0 +1,11 @@
+"""Implo's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
+
+Implo searches with uniform playouts (the kernel's own); what the plug-in
+holds is its level ladder.
+"""
+
+from __future__ import annotations
+
+#: Level budgets (simulations a move, levels 1..5): level 5 is about what
+#: ``mcts:1s`` searches on the project's machine (implo 9x9, one core).
+LEVELS = (16, 256, 2048, 8192, 35_000)
