@@ -13,7 +13,7 @@ PORT   ?= 8000
 DB     ?= data/boardlab.sqlite3
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup warm run demo test bench fast-check strength repro-fixtures hardening acceptance acceptance-report balance balance-doc lint clean chromium browser-or-skip
+.PHONY: setup warm run demo test bench fast-check strength repro-fixtures hardening ladder balance balance-doc lint clean chromium browser-or-skip
 
 setup: $(STAMP)
 
@@ -62,7 +62,6 @@ bench: $(STAMP)
 	$(PY) bench/time_budget.py
 	$(PY) bench/implo_resolutions.py --games 100
 	$(PY) bench/adjudication.py
-	$(PY) bench/level_times.py
 	$(PY) bench/online_load.py --games 40 --seconds 20
 	$(PY) bench/adapters.py --seconds 1
 	$(PY) bench/ownership.py --games 80
@@ -89,15 +88,11 @@ strength: $(STAMP)
 repro-fixtures: $(STAMP)
 	$(PY) bench/repro_fixtures.py
 
-# The AI issue's measured acceptance (long: many CPU-hours for 200 games a
-# match). Resumable: it continues from bench/acceptance/*.rec.gz. MINUTES stops
-# it cleanly; ONLY selects matches (a regex on table/game/A-vs-B).
-acceptance: $(STAMP)
-	$(PY) -m boardlab.ai.acceptance $(if $(filter-out auto,$(JOBS)),--jobs $(JOBS)) \
-		$(if $(MINUTES),--max-minutes $(MINUTES)) $(if $(ONLY),--only '$(ONLY)')
-
-acceptance-report: $(STAMP)
-	$(PY) -m boardlab.ai.acceptance --report --docs docs/ai.md
+# The level ladder: each level against uct:0.25s, level 1 against random,
+# level 5 against mcts:1s, every game, equal CPU time a move; resumable from
+# bench/ladder/, writes its table into docs/ai.md (about two hours on 2 cores).
+ladder: $(STAMP)
+	$(PY) bench/ladder.py --docs docs/ai.md $(LADDER_ARGS)
 
 # The balance studies of docs/balance.md (about an hour on 2 shared cores;
 # ONLY=NAME runs one, e.g. ONLY=robble7), into results/balance/ (not committed);

@@ -6,7 +6,7 @@ comments: how many games it would have ended early, how many of those it
 would have called wrongly (the game's real result differs), and the share of
 the engines' time and of the plies it would have saved.
 
-    python bench/adjudication.py [FILE ...]   (default: bench/acceptance/*.rec.gz)
+    python bench/adjudication.py [FILE ...]   (default: bench/ladder/*.rec.gz)
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
-    paths = args.files or sorted(glob.glob("bench/acceptance/*.rec.gz"))
+    paths = args.files or sorted(glob.glob("bench/ladder/*.rec.gz"))
     recs = load(paths)
     print(f"{len(recs)} games with engine comments in {len(paths)} files")
     if not recs:

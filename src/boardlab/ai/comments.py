@@ -52,3 +52,26 @@ def parse_comment(text: str) -> SearchComment | None:
     if proven and value != 1.0:
         return None
     return SearchComment(float(m["seconds"]), value, int(m["visits"]), proven)
+
+
+def move_seconds(rec) -> dict[str, list[float]]:
+    """Each engine's seconds a move in one match record (a
+    :class:`boardlab.records.Record`), from its comments. The engine that
+    makes a move is the one in the mover's seat; the player tags name who
+    holds each color at the end, after any pie swap (docs/records.md)."""
+    from collections import defaultdict
+
+    from ..core import pie
+    from ..records.model import player_tag
+    game = rec.start_game()
+    final = pie.swapped(rec.moves)
+    engine_of = [rec.tags.get(player_tag(pie.color_of(game.colors, seat, final)))
+                 for seat in (0, 1)]
+    out: dict[str, list[float]] = defaultdict(list)
+    for ply, move in enumerate(rec.moves):
+        comment = rec.comments.get(ply + 1)
+        found = parse_comment(comment) if comment else None
+        if found is not None:
+            out[engine_of[game.seat_of(game.to_move)]].append(found.seconds)
+        game.play(move)
+    return dict(out)
