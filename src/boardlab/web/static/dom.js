@@ -16,3 +16,11 @@ export function el(tag, attrs = {}, ...kids) {
   for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
   return e;
 }
+
+/* The game page's one-line message under the status: an error (red) unless
+ * ``kind`` is "info". */
+export function say(text, kind = "error") {
+  const m = $("#message");
+  m.textContent = text || "";
+  m.className = kind === "info" ? "info" : "";
+}
