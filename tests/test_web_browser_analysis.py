@@ -1,10 +1,11 @@
-"""Real-browser tests of the analysis mode (analysis.js): Playwright on chromium.
+"""Real-browser tests of the analysis mode (static/analysis/): Playwright on chromium.
 
 A hot-seat robble game is played by clicks, then analysed: the panel shows
-candidates (drawn on the board, a line previewed on hover) within a second
-or two, the whole game is analysed with a progress bar into a win-rate
-graph whose points jump to their ply, and a variation played on the
-analysis board is kept in the downloaded record. The real server runs as a
+candidates (drawn on the board, a line previewed on hover; how soon they
+come is bench/web_analysis.py's to measure), the whole game is analysed
+with a progress bar into a win-rate graph whose points jump to their ply,
+and a variation played on the analysis board is kept in the downloaded
+record. The real server runs as a
 subprocess (its engine workers warm their kernels at start).
 """
 
@@ -90,11 +91,8 @@ def analysis(page) -> dict:
 def test_panel_shows_candidates_on_the_board_and_previews_a_line(page):
     moves = hot_seat_robble(page, 4)
     page.click("#btn-analyse")
-    started = time.perf_counter()
+    # how soon they come is bench/web_analysis.py's figure, not a test's bound
     page.wait_for_selector("#an-cands [data-candidate]")
-    first = time.perf_counter() - started
-    print(f"first candidates after {first:.2f} s")   # the figure docs/web.md reports
-    assert first < 5
     page.wait_for_function("() => window.boardlab.analysis().analysis.done", timeout=TIMEOUT)
     page.mouse.move(5, 5)                         # not over a candidate: no preview
     page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
