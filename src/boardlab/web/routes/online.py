@@ -91,10 +91,48 @@ async def answer_undo(gid: str, body: AnswerIn, x_seat_token: str | None = SeatT
         if body.accept:  # first: if its write fails, the request stays unanswered
             hub.take_back(live, n)
             hub.restart_clock(live)
+        # "at": the ply after the answer, so the asker is told while the game
+        # stands there (a move after it makes the answer old news)
         hub.set_meta(live, undo_request=None,
-                     undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
+                     undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"],
+                                  "at": len(live.row.moves)})
         hub.bump(live)
         return hub.state(live, viewer=me)
+
+
+@router.post("/api/games/{gid}/rematch", response_model=GameState, responses=ERRORS,
+             summary="Online: a new game with the same settings and the colors exchanged "
+                     "(your friend is offered it; each keeps their link's token)")
+async def rematch(gid: str, x_seat_token: str | None = SeatToken,
+                  hub: Hub = HubDep) -> dict[str, Any]:
+    live = hub.get(gid, x_seat_token)
+    me = hub.need_online_seat(live, x_seat_token, "only a game by link has rematches "
+                              "(start another game with Play again)")
+    async with live.lock:
+        if not hub.is_over(live):
+            raise ApiError(409, "not_over", "the game is still on: a rematch comes after it")
+        done = live.row.meta.get("rematch")
+        if done is None:
+            hub.make_room()
+            row = live.row
+            # the seats change colors, each with its player's token, name and spectators
+            seats = [dict(s) for s in reversed(row.seats)]
+            meta = {k: v for k, v in row.meta.items()
+                    if k in ("online", "spectator_hash", "komi")}
+            meta["creator_seat"] = 1 - me
+            if "komi" in meta:  # the komi stands; no color to pick again
+                meta["komi"] = {**meta["komi"], "pending": False}
+            clock = row.meta.get("clock")
+            if clock:
+                meta["clock"] = {**clock, "started": None,
+                                 "remaining": None if clock["kind"] == "move"
+                                 else [clock["seconds"]] * len(seats)}
+            new = hub.store.create(row.game, row.size, dict(row.options), seats, meta)
+            done = {"id": new.id, "by": me}
+            hub.set_meta(live, rematch=done)
+            hub.bump(live)
+    new_live = hub.get(done["id"])
+    return hub.state(new_live, viewer=hub.identify(new_live, x_seat_token))
 
 
 @router.post("/api/games/{gid}/komi", response_model=GameState, responses=ERRORS,
