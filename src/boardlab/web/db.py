@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- a game's whole-game analysis (web/review.py); added without a version
+-- change: an older boardlab ignores the table, and deleting a game deletes it
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id  TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    data     TEXT NOT NULL,            -- JSON: moves, wins, judgements, plies, ...
+    created  REAL NOT NULL
+);
 """
 
 
@@ -176,6 +183,18 @@ class Store:
                 self.conn.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), gid))
             if meta is not None:
                 self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), gid))
+
+    def save_analysis(self, gid: str, data: dict, meta: dict) -> None:
+        """Keep a game's whole-game analysis (replacing one), and the game's
+        new meta (which sums it up), in one transaction."""
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO analyses (game_id, data, created) "
+                              "VALUES (?,?,?)", (gid, json.dumps(data), time.time()))
+            self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), gid))
+
+    def load_analysis(self, gid: str) -> dict | None:
+        row = self.conn.execute("SELECT data FROM analyses WHERE game_id=?", (gid,)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def delete(self, gid: str) -> bool:
         with self._tx():

@@ -8,6 +8,8 @@ from typing import Any
 import boardlab
 from boardlab import records
 
+from . import review
+
 
 class RecordProblem(ValueError):
     """A record that cannot be read (the message says why)."""
@@ -25,6 +27,8 @@ class Imported:
     result: dict[str, Any] | None = None
     #: the record's variations as the page keeps them (see :func:`variations_json`)
     variations: list[dict[str, Any]] = field(default_factory=list)
+    #: the whole-game analysis the record carries (``review.from_record``), or None
+    analysis: dict[str, Any] | None = None
 
 
 #: variation moves a game may keep (all lines together), and how deep they may nest
@@ -34,9 +38,11 @@ MAX_VARIATION_DEPTH = 40
 
 def _record(game: boardlab.Game, players: dict[str, str], resigned: str | None,
             date: str | None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> records.Record:
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> records.Record:
     """The record; the stored ``variations`` that still fit the game (one
-    kept before the main line was taken back past it is left out)."""
+    kept before the main line was taken back past it is left out), and the
+    stored whole-game ``analysis`` as evaluations and NAGs."""
     kept: dict[int, list[records.Node]] = {}
     for v in variations or []:
         try:
@@ -46,20 +52,24 @@ def _record(game: boardlab.Game, players: dict[str, str], resigned: str | None,
             continue
         for k, lines in nodes.items():
             kept.setdefault(k, []).extend(lines)
+    comments, nags = review.annotations_of(analysis, list(game.colors)) if analysis else ({}, {})
     return records.Record.from_game(game, players, date=date, resigned=resigned, timeout=timeout,
-                                    variations=kept)
+                                    variations=kept, comments=comments, nags=nags)
 
 
 def to_text(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
             date: str | None = None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> str:
-    return records.format(_record(game, players, resigned, date, timeout, variations))
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> str:
+    return records.format(_record(game, players, resigned, date, timeout, variations, analysis))
 
 
 def to_json(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
             date: str | None = None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> str:
-    return records.to_json(_record(game, players, resigned, date, timeout, variations))
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> str:
+    return records.to_json(_record(game, players, resigned, date, timeout, variations,
+                                   analysis))
 
 
 # ---------------------------------------------------------------- variations
@@ -153,4 +163,5 @@ def _from_record(record) -> Imported:
     return Imported(game=game.name, size=game.size, options=dict(game.options),
                     moves=list(record.moves), start=start, players=dict(record.players),
                     result=result,
-                    variations=variations_json(getattr(record, "variations", {}) or {}))
+                    variations=variations_json(getattr(record, "variations", {}) or {}),
+                    analysis=review.from_record(record))

@@ -83,9 +83,12 @@ class Seats:
     def identify(self, live: Live, token: str | None) -> int | str | None:
         """Who holds ``token``: a seat index or "spectator" for a game by link;
         None for a game without seat tokens (its owner, when it has one, or
-        anyone in a public game). A missing or wrong token is 404, as for an
-        unknown id (:meth:`not_found`)."""
+        anyone in a public game); "spectator" for any game's share link
+        (read-only, :func:`online.matches_share`). A missing or wrong token
+        is 404, as for an unknown id (:meth:`not_found`)."""
         meta = live.row.meta
+        if online.matches_share(meta.get("share_token"), token):
+            return "spectator"
         if not self.is_online(live):
             owner = meta.get("owner_hash")
             if owner is not None and not (token and len(token) <= online.MAX_TOKEN

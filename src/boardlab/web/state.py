@@ -19,7 +19,7 @@ OUTCOMES_REMEMBERED = 1024
 
 
 #: what a game's meta holds that no answer shows: the hashes of its tokens
-SECRET_META = ("spectator_hash", "owner_hash")
+SECRET_META = ("spectator_hash", "owner_hash", "share_token")
 
 
 def public_meta(meta: dict[str, Any]) -> dict[str, Any]:
@@ -49,8 +49,10 @@ class State(Clocks):
         your_turn = (not over and seat is not None and row.seats[seat]["kind"] == "human")
         is_online = self.is_online(live)
         komi_pending = bool(is_online and (row.meta.get("komi") or {}).get("pending"))
+        read_only = viewer == "spectator"  # a spectator or share link: it may only look
         if is_online:
             your_turn = your_turn and seat == viewer and not komi_pending
+        your_turn = your_turn and not read_only
         if view_ply != n or not your_turn:
             v["legal"] = []
         result = row.result if row.result is not None else (
@@ -75,7 +77,8 @@ class State(Clocks):
             "result_text": result_text(result, row, live, self),
             "thinking": live.task is not None and not live.task.done(),
             "engine_error": live.engine_error,
-            "can_undo": self.undo_count(live) is not None,
+            "can_undo": not read_only and self.undo_count(live) is not None,
+            "read_only": read_only,
             "swapped": bool(self.swapped(live)),
             "online": is_online,
             **({"you": ({"seat": viewer, "color": self.color_of(live, viewer)}

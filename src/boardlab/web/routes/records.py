@@ -11,7 +11,7 @@ from fastapi.responses import PlainTextResponse
 import boardlab
 from boardlab import records
 
-from .. import recordio
+from .. import recordio, review
 from ..hub import Hub, Live
 from ..schemas import ERRORS, ApiError, GameState, RecordIn, VariationsIn
 from . import HubDep, SeatToken, client_of
@@ -38,13 +38,15 @@ async def record(gid: str, format: Literal["text", "json"] = "text",
         resigned, timeout = None, result.get("flagged") or result.get("resigned")
     date = time.strftime("%Y.%m.%d", time.localtime(live.row.created))
     variations = live.row.meta.get("variations")
+    stored = hub.store.load_analysis(gid) if live.row.meta.get("analysis") else None
+    analysis = stored and review.cut(stored, live.row.moves, list(live.game.colors))
     try:
         if format == "json":
             body = recordio.to_json(live.game, _players(hub, live), resigned, date, timeout,
-                                    variations)
+                                    variations, analysis)
         else:
             body = recordio.to_text(live.game, _players(hub, live), resigned, date, timeout,
-                                    variations)
+                                    variations, analysis)
     except boardlab.BoardlabError as exc:
         raise ApiError(409, "bad_record", str(exc)) from None
     ext, media = ("json", "application/json") if format == "json" else ("txt", "text/plain")
@@ -87,6 +89,10 @@ async def load_record(body: RecordIn, request: Request,
     live = hub.get(row.id)
     if live.game.is_over:
         hub.store.set_result(row.id, imp.result, "over")
+    if imp.analysis is not None:  # the record's evaluations: its analysis, kept
+        meta = {**live.row.meta, "analysis": review.summary(imp.analysis)}
+        hub.store.save_analysis(row.id, imp.analysis, meta)
+        live.row.meta = meta
     return hub.owned_answer(live, owner, ply=0)
 
 
