@@ -50,6 +50,9 @@ def kind_info(name: str) -> dict[str, Any]:
         "options": dict(cls.option_defaults),
         **board_facts(cls),
         "legend": plugin.view_module(cls).LEGEND,
+        # the board editor's palette: each piece with its position-text token
+        "pieces": [{"token": tok, "type": p.kind, "color": p.color}
+                   for tok, p in plugin.pieces(cls).items()],
     }
 
 

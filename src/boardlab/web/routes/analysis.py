@@ -29,7 +29,9 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import boardlab
+from boardlab.core import grid
 from boardlab.errors import IllegalMoveError, OptionError, PositionError
+from boardlab.games import view as plugin
 
 from .. import analysing, online, view
 from ..hub import Hub
@@ -58,6 +60,22 @@ class PositionIn(BaseModel):
     start: str | None = Field(None, max_length=2000,
                               description="a set-up position text to start from")
     moves: list[str] = Field(default_factory=list, description="moves from the start")
+
+
+class CellIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(max_length=1, description="a piece's token (GET /api/kinds: pieces)")
+    height: int = Field(1, ge=1, le=99, description="a stack's height")
+
+
+class SetupIn(BaseModel):
+    """A position set up on the board editor."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str
+    size: int = Field(ge=4, le=19)
+    cells: list[CellIn | None] = Field(description="one per point, a1 first (index order)")
+    to_move: str = Field(max_length=20)
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 class AnalysisIn(PositionIn):
@@ -219,6 +237,41 @@ async def position_view(body: PositionIn, request: Request) -> dict[str, Any]:
             "moves": list(body.moves), "movers": movers,
             "legal_points": {m: view.move_points(m, game.size) for m in game.legal_moves()},
             **view.game_view(game)}
+
+
+@router.post("/api/analysis/setup", responses=ERRORS,
+             summary="A position from the board editor's pieces: its position text and "
+                     "drawing, or what makes it impossible")
+async def setup(body: SetupIn, request: Request) -> dict[str, Any]:
+    try:
+        cls = boardlab.game_class(body.game)
+    except OptionError as exc:
+        raise ApiError(400, "unknown_game", str(exc)) from None
+    if len(body.cells) != body.size * body.size:
+        raise ApiError(400, "bad_position", f"cells: {body.size * body.size} for a "
+                       f"{body.size}x{body.size} board, got {len(body.cells)}")
+    known = set(plugin.pieces(cls))
+    tokens = []
+    for i, c in enumerate(body.cells):
+        if c is not None and c.token not in known:
+            raise ApiError(400, "bad_position", f"cells[{i}]: {c.token!r} is not a {cls.name} "
+                           f"piece ({', '.join(sorted(known))})")
+        tokens.append(None if c is None else c.token + (f"({c.height})" if c.height > 1 else ""))
+    if body.to_move not in cls.colors:
+        raise ApiError(400, "bad_position", f"to_move: {' or '.join(cls.colors)}")
+    fields = " ".join(f"{k}={_option_text(v)}" for k, v in body.options.items())
+    text = f"{cls.name} {body.size} {grid.format_board(tokens, body.size)} {body.to_move} {fields}"
+    try:
+        game = boardlab.from_position(text.strip())
+    except (PositionError, OptionError) as exc:
+        raise ApiError(400, "bad_position", str(exc)) from None
+    return {"position": game.position(),
+            **await position_view(PositionIn(game=cls.name, start=game.position()), request)}
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as position text writes it (``yes``/``no``, numbers)."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 @router.post("/api/analysis/position", responses={**ERRORS, 429: ERRORS[400]},
