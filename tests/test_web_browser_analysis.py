@@ -148,7 +148,7 @@ def test_whole_game_graph_click_jumps_and_marks(page):
     game = analysis(page)["game"]
     assert [j["move"] for j in game["judgements"]] == moves
     for color in ("black", "white"):
-        row = page.eval_on_selector_all(f'#an-counts tr[data-color="{color}"] td',
+        row = page.eval_on_selector_all(f'#an-counts tr[data-color="{color}"] td[data-label]',
                                         "tds => tds.map(t => +t.textContent)")
         assert row == [game["counts"][color][k] for k in ("inaccuracy", "mistake", "blunder")]
     shots = ROOT / "test-artifacts" / "screenshots"

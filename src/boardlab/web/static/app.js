@@ -15,10 +15,12 @@ import { analysisState } from "./analysis/analysis.js";
 import { useLinkToken } from "./api.js";
 import { $ } from "./dom.js";
 import { initPlay } from "./play/controls.js";
+import { initEditor } from "./play/editor.js";
 import { initForm } from "./play/form.js";
 import { route } from "./play/router.js";
 import { initRulesDialog, showRules } from "./play/rulesdialog.js";
 import { initLoad } from "./play/saved.js";
+import { initSound } from "./play/sound.js";
 import { newPlayState } from "./play/state.js";
 
 const s = newPlayState();
@@ -28,12 +30,15 @@ window.boardlab = {
   state: () => s.shown,
   live: () => s.live,
   selection: () => s.sel,
+  sounds: () => [...s.sound.played],
 };
 
 useLinkToken(() => s.token);
 window.addEventListener("hashchange", () => route(s));
 document.addEventListener("DOMContentLoaded", async () => {
   initPlay(s);
+  initSound(s.sound);
+  initEditor(s);
   initRulesDialog();
   initLoad();
   try { await initForm(s, showRules); } catch (e) { $("#ng-error").textContent = `Cannot reach the server: ${e.message}`; }

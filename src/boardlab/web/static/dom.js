@@ -24,3 +24,10 @@ export function say(text, kind = "error") {
   m.textContent = text || "";
   m.className = kind === "info" ? "info" : "";
 }
+
+/* The error view, with ``text`` saying what went wrong and what to do. */
+export function showError(text) {
+  for (const v of document.querySelectorAll(".view")) v.hidden = true;
+  $("#view-error").hidden = false;
+  $("#error-text").textContent = text;
+}

@@ -15,7 +15,7 @@
  */
 import { $ } from "../dom.js";
 import * as T from "../tree.js";
-import { analyseGame, connect, disconnect, keyOf, position, post, search, stopGame } from "./server.js";
+import { analyseGame, connect, disconnect, keepGame, keyOf, position, post, search, stopGame } from "./server.js";
 import { render } from "./view.js";
 
 /* May this game be analysed here? Not while it is being played against the
@@ -25,7 +25,11 @@ export function analysisAllowed(st) {
 }
 
 /* Enter the mode. ctx: {id, game, size, options, start, moves, colors,
- * ply, flipped, variations, onSave(variations)}. */
+ * flipped, variations, at: {ply, line} (where to start: a main-line ply and
+ * a variation's moves from there), stored (the whole-game analysis kept with
+ * the game, or null), closeText, and what to call: onSave(variations),
+ * onGameDone(result) -> the analysis as kept (or null), onNode({ply, line})
+ * on every position shown, onClose()}. */
 export function openAnalysis(A, ctx) {
   A.base = ctx;
   A.root = T.treeFrom(ctx.moves, ctx.variations || []);
@@ -35,10 +39,15 @@ export function openAnalysis(A, ctx) {
   A.message = "";
   A.onSave = ctx.onSave || null;
   A.on = true;
+  if (ctx.stored) keepGame(A, ctx.stored);
   document.body.classList.add("analysing");
   $("#analysis").hidden = false;
+  $("#an-close").textContent = ctx.closeText || "Back";
   connect(A);
-  goto(A, T.mainAt(A.root, ctx.ply ?? ctx.moves.length));
+  const at = ctx.at || { ply: ctx.moves.length, line: [] };
+  let node = T.mainAt(A.root, at.ply);
+  for (const m of at.line || []) node = T.childFor(node, m);
+  goto(A, node);
 }
 
 export function closeAnalysis(A) {
@@ -57,6 +66,10 @@ async function goto(A, node) {
   A.preview = null;
   A.choices = null;
   const moves = T.pathOf(node);
+  if (A.base.onNode) {
+    const ply = T.branchPly(node);
+    A.base.onNode({ ply, line: moves.slice(ply) });
+  }
   try {
     const v = await post("/api/analysis/view", position(A, moves));
     if (A.node !== node) return;

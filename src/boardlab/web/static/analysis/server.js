@@ -55,15 +55,25 @@ function onMessage(A, m) {
     render(A);
   } else if (m.type === "game" && A.job && m.id === A.job.id) {
     A.job = null;
-    A.game = m.result;
-    for (const p of m.result.plies) A.cache.set(keyOf(A.base.moves.slice(0, p.ply)), p);
-    A.analysis = A.cache.get(keyOf(T.pathOf(A.node))) || A.analysis;
+    keepGame(A, m.result);
     render(A);
+    if (A.base.onGameDone) {  // kept with the game; the server's copy is what shows
+      const base = A.base;
+      base.onGameDone(m.result).then((kept) => { if (kept && A.base === base) { A.game = kept; render(A); } });
+    }
   } else if (m.type === "error") {
     if (A.job && m.id === A.job.id) A.job = null;
     A.message = m.error.message;
     render(A);
   }
+}
+
+/* A whole-game analysis (the socket's, or the one kept with the game):
+ * its graph and marks, and each position's candidates. */
+export function keepGame(A, result) {
+  A.game = result;
+  for (const p of result.plies || []) A.cache.set(keyOf(A.base.moves.slice(0, p.ply)), p);
+  if (A.node) A.analysis = A.cache.get(keyOf(T.pathOf(A.node))) || A.analysis;
 }
 
 /* Ask for the current position's analysis, streamed (unless known and not forced). */

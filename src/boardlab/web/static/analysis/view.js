@@ -9,7 +9,10 @@ import { treeEl } from "../movetree.js";
 import * as T from "../tree.js";
 
 const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
-const RANK_COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#7f7f7f"];
+/* The candidates' discs, best first: dark greens, wine, purple and olive,
+ * apart from every piece colour (black, white, pilo's blue and orange), so
+ * no disc reads as a stone. */
+const RANK_COLORS = ["#117733", "#2f7f73", "#882255", "#6a3d9a", "#6b5d00"];
 const SPECIAL = { swap: "Swap (pie rule)", pass: "Pass", button: "Take the button", done: "Done marking",
   accept: "Accept removals", reject: "Reject" };
 
@@ -40,11 +43,14 @@ function renderBoard(A) {
   const geo = geometry(shown, flipped);
   let over = "";
   if (A.preview && A.preview.points) {
+    // each move of the line numbered in a square tag at its point's corner:
+    // never a disc in the middle, where it would read as a stone or a stack's height
     A.preview.points.forEach((pts, k) => {
       if (!pts.length) return;
       const [x, y] = geo.xy(pointIndex(pts[pts.length - 1], shown.size));
-      over += `<circle cx="${x}" cy="${y}" r="${C * 0.22}" fill="#ffd54a" stroke="#333"/>` +
-        `<text class="pv-num" x="${x}" y="${y + 5}" text-anchor="middle" font-size="14" font-weight="700">${k + 1}</text>`;
+      const bx = x + C * 0.12, by = y - C * 0.5;
+      over += `<rect class="pv-tag" x="${bx}" y="${by}" width="${C * 0.38}" height="${C * 0.34}" rx="2" fill="#ffd54a" stroke="#333"/>` +
+        `<text class="pv-num" x="${bx + C * 0.19}" y="${by + C * 0.26}" text-anchor="middle" font-size="12" font-weight="700" fill="#111">${k + 1}</text>`;
     });
   } else if (A.analysis && !A.view.outcome) {
     (A.analysis.candidates || []).slice(0, 5).forEach((c, k) => {
@@ -94,18 +100,35 @@ function renderEval(A) {
     : wins ? `Win probability: ${evalText(wins, colors)}` : "Thinking…";
   if (a && !out) text += ` — ${a.visits.toLocaleString()} visits in ${a.seconds.toFixed(1)} s${a.done ? "" : " (thinking…)"}`;
   $("#an-eval").textContent = text;
-  const lead = a && !out ? a.lead : null;
-  $("#an-lead").textContent = lead
-    ? `Score lead at the end of the best line (${lead.after} moves on, the game's live score): ` +
-      `${lead.color} ${lead.lead >= 0 ? "+" : ""}${lead.lead}` : "";
+  $("#an-lead").textContent = a && !out ? leadText(a.lead, wins, colors) : "";
   $("#an-deeper").disabled = !!A.job || !!out;
   $("#an-owner-box").hidden = !(a && !out && a.ownership);
+}
+
+/* The count at the end of the best line, said for the side the win
+ * probability favours, so the two never seem to contradict each other: a
+ * count that disagrees is called what it is, a count of the board then. */
+function leadText(lead, wins, colors) {
+  if (!lead || !lead.scores || !wins) return "";
+  const [a, b] = colors;
+  const fav = (wins[a] ?? 0.5) >= (wins[b] ?? 0.5) ? a : b;
+  const other = fav === a ? b : a;
+  const diff = lead.scores[fav] - lead.scores[other];
+  const num = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+  const said = `Count at the end of the best line (${lead.after} moves on): ${a} ${num(lead.scores[a])}, ${b} ${num(lead.scores[b])}`;
+  if (diff > 0) return `${said}: ${fav} ahead by ${num(diff)}, as the win probability says.`;
+  if (diff === 0) return `${said}: level on the count; the win probability favours ${fav}.`;
+  return `${said}: ${fav} behind on the count by ${num(-diff)}, yet favoured to win — ` +
+    "the count is only the board at that moment, the win probability looks to the end.";
 }
 
 function renderCandidates(A) {
   const box = $("#an-cands");
   box.innerHTML = "";
   const a = A.analysis;
+  $("#an-cands-head").textContent = a && !A.view.outcome && a.candidates.length
+    ? `The engine's moves for ${a.to_move} (to move): ${a.to_move}'s chance of winning after each, ` +
+      "and how many times it was searched. Hover to see the line; click to play it." : "";
   if (!a || A.view.outcome) return;
   const h = A.handlers;
   a.candidates.forEach((c, k) => {
@@ -134,6 +157,7 @@ function renderActions(A) {
   }
   const job = A.job;
   $("#an-game").hidden = !!job;
+  $("#an-game").textContent = A.game ? "Analyse the whole game again" : "Analyse the whole game";
   $("#an-stop").hidden = !job;
   const bar = $("#an-progress");
   bar.hidden = !job;
@@ -156,13 +180,16 @@ function renderGraph(A) {
   const cur = A.node.main ? T.pathOf(A.node).length : T.branchPly(A.node);
   svg.innerHTML = graphSvg(wins, g ? g.judgements : [], colors, cur);
   if (!g) return;
+  const acc = g.accuracy || null;
   const head = el("tr", {}, el("th", { text: "" }), ...["inaccuracy", "mistake", "blunder"].map((l) =>
-    el("th", { text: PLURAL[l], style: `color:${LABEL_COLOR[l]}` })));
+    el("th", { text: PLURAL[l], style: `color:${LABEL_COLOR[l]}` })),
+  acc ? el("th", { text: "accuracy", title: "lichess's accuracy: 100% is every move as good as the engine's choice" }) : null);
   counts.append(head);
   for (const c of colors) {
     const row = g.counts[c] || { inaccuracy: 0, mistake: 0, blunder: 0 };
     counts.append(el("tr", { "data-color": c }, el("th", { text: cap(c) }),
-      ...["inaccuracy", "mistake", "blunder"].map((l) => el("td", { "data-label": l, text: String(row[l]) }))));
+      ...["inaccuracy", "mistake", "blunder"].map((l) => el("td", { "data-label": l, text: String(row[l]) })),
+      acc ? el("td", { "data-accuracy": c, text: acc[c] === undefined ? "–" : `${acc[c]}%` }) : null));
   }
 }
 

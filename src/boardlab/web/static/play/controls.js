@@ -2,13 +2,14 @@
  * navigation, the tools (undo, resign, retry, analyse, flip, play again,
  * records) and the online panel's forms. Wired once; each handler reads the
  * page state ``s`` when it runs. */
-import { analysisActive, analysisAllowed, initAnalysis, openAnalysis } from "../analysis/analysis.js";
+import { analysisActive, initAnalysis } from "../analysis/analysis.js";
 import { api, seatToken } from "../api.js";
 import { pointName } from "../board.js";
 import { $, el, say } from "../dom.js";
 import { createGame } from "./form.js";
 import { navigate, onPoint, redraw, setLive, shownPly } from "./game.js";
 import { copyText } from "./online.js";
+import { shareGame, startAnalysis } from "./review.js";
 import { showRules } from "./rulesdialog.js";
 import { updateCursorInfo } from "./view.js";
 
@@ -17,7 +18,7 @@ export function initPlay(s) {
   initNavigation(s);
   initTools(s);
   initAnalysis(s.analysis);
-  for (const id of ["invite-link", "spectate-link"]) $(`#${id}`).addEventListener("focus", (ev) => ev.target.select());
+  for (const id of ["invite-link", "spectate-link", "share-link"]) $(`#${id}`).addEventListener("focus", (ev) => ev.target.select());
   for (const b of document.querySelectorAll("button[data-copy]")) {
     b.addEventListener("click", () => copyText($(`#${b.dataset.copy}`), b));
   }
@@ -86,7 +87,8 @@ function initTools(s) {
       s.viewPly = null;
       const wasOnline = s.live.online;
       await setLive(s, await api("POST", `/api/games/${s.live.id}/undo`));
-      say(wasOnline ? "Asked your friend to allow an undo." : "Taken back.", "info");
+      // online, the request and then its answer are shown from the game's state
+      say(wasOnline ? "" : "Taken back.", "info");
     } catch (e) { say(e.message); }
   });
   $("#btn-resign").addEventListener("click", async () => {
@@ -105,10 +107,42 @@ function initTools(s) {
   });
   $("#btn-rules").addEventListener("click", () => s.live && showRules(s.live.game));
   $("#btn-analyse").addEventListener("click", () => startAnalysis(s));
+  $("#btn-share").addEventListener("click", () => shareGame(s));
   $("#dl-text").addEventListener("click", (ev) => downloadRecord(s, ev, "text"));
   $("#dl-json").addEventListener("click", (ev) => downloadRecord(s, ev, "json"));
   $("#btn-flip").addEventListener("click", () => { s.flipped = !s.flipped; redraw(s); });
   $("#btn-again").addEventListener("click", () => s.again && createGame(s, s.again.body));
+  $("#btn-rematch").addEventListener("click", async () => {
+    try {
+      const next = await api("POST", `/api/games/${s.live.id}/rematch`);
+      location.hash = `#/play/${next.id}/${encodeURIComponent(s.token)}`;
+    } catch (e) { say(e.message); }
+  });
+  $("#btn-hint").addEventListener("click", () => askHint(s));
+  $("#show-count").addEventListener("change", (ev) => { s.showCount = ev.target.checked; redraw(s); });
+}
+
+/* The engine's suggestion for the move to play (KaTrain's hint): a short
+ * search of the position, its best move ringed on the board. */
+async function askHint(s) {
+  const st = s.live;
+  if (!st || !st.your_turn) return;
+  const ply = st.ply;
+  $("#btn-hint").disabled = true;
+  say("The engine is looking for a move…", "info");
+  try {
+    const res = await fetch("/api/analysis/position", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: st.game, size: st.size, options: st.options,
+        ...((st.meta || {}).start ? { start: st.meta.start } : {}), moves: st.moves, seconds: 1, top: 1 }) });
+    const a = await res.json();
+    if (!res.ok) throw new Error((a.error && a.error.message) || `HTTP ${res.status}`);
+    const best = a.candidates[0];
+    if (!s.live || s.live.ply !== ply || !best) return;
+    s.hint = { move: best.move, points: best.points, ply };
+    say(`Hint: ${best.move} (the engine gives you ${Math.round(best.winrate * 100)}% after it).`, "info");
+    redraw(s);
+  } catch (e) { say(`No hint: ${e.message}`); }
+  finally { $("#btn-hint").disabled = false; }
 }
 
 /* A record of a game with a token is fetched with it (a plain link would be
@@ -126,23 +160,4 @@ async function downloadRecord(s, ev, format) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 5000);
   } catch (e) { say(e.message); }
-}
-
-/* Analysis mode (analysis/) on the game shown, from the position shown;
- * the variations played there are kept with the game (its record). */
-function startAnalysis(s) {
-  const st = s.live;
-  if (!analysisAllowed(st)) return;
-  const gid = st.id;
-  openAnalysis(s.analysis, {
-    id: gid, game: st.game, size: st.size, options: st.options, start: (st.meta || {}).start || null,
-    moves: st.moves, colors: st.colors, flipped: s.flipped,
-    ply: shownPly(s), variations: (st.meta || {}).variations || [],
-    onSave: async (variations) => {
-      try {
-        const next = await api("PUT", `/api/games/${gid}/variations`, { variations });
-        if (s.live && s.live.id === gid) s.live = next;
-      } catch (e) { say(`The variations could not be saved: ${e.message}`); }
-    },
-  });
 }

@@ -23,7 +23,7 @@ export async function initForm(s, showRules) {
   gameSel.value = kinds.some((k) => k.name === DEFAULT_GAME) ? DEFAULT_GAME : kinds[0].name;
   gameSel.addEventListener("change", () => formChanged(s));
   $("#ng-size").addEventListener("change", () => updateKomiProposal(s));
-  $("#ng-engine").addEventListener("change", () => updateKomiProposal(s));
+  $("#ng-engine").addEventListener("change", () => { showLevel(s); updateKomiProposal(s); });
   for (const r of document.querySelectorAll("input[name=opponent]")) r.addEventListener("change", () => formOpponent(s));
   $("#ng-rules").addEventListener("click", () => showRules(gameSel.value));
   $("#new-game").addEventListener("submit", (ev) => startGame(s, ev));
@@ -53,12 +53,20 @@ function formChanged(s) {
   updateKomiProposal(s);
 }
 
+/* What the chosen computer level is (its description from /api/engines). */
+function showLevel(s) {
+  const e = s.engines.find((x) => x.name === $("#ng-engine").value);
+  $("#ng-engine-summary").textContent = e && e.summary ? `${e.label}: ${e.summary}.` : "";
+}
+
 function formOpponent(s) {
   const k = chosenKind(s);
   const opponent = opponentOf();
   const vsComputer = opponent === "computer";
   const yugo = "komi" in k.options;
   $("#ng-engine").disabled = !vsComputer;
+  $("#ng-engine-summary").hidden = !vsComputer;
+  showLevel(s);
   $("#ng-komi-row").hidden = !yugo;
   $("#ng-komi-computer").hidden = !vsComputer;
   $("#ng-komi-human").hidden = vsComputer;
@@ -66,13 +74,24 @@ function formOpponent(s) {
   $("#ng-online-row").hidden = opponent !== "online";
 }
 
+/* The komi the computer would name: a search, so it can take seconds; the
+ * field says so meanwhile, and an answer for settings changed since is dropped. */
 async function updateKomiProposal(s) {
   const k = chosenKind(s);
   if (!("komi" in k.options)) return;
+  const ask = `/api/${k.name}/komi?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`;
+  const box = $("#ng-komi-proposal");
+  box.dataset.ask = ask;
+  box.textContent = "working it out…";
+  box.classList.add("thinking");
   try {
-    const r = await api("GET", `/api/${k.name}/komi?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`);
-    $("#ng-komi-proposal").textContent = r.komi;
-  } catch (e) { $("#ng-komi-proposal").textContent = "?"; }
+    const r = await api("GET", ask);
+    if (box.dataset.ask === ask) box.textContent = `${r.komi}`;
+  } catch (e) {
+    if (box.dataset.ask === ask) box.textContent = `not known now: ${e.message}`;
+  } finally {
+    if (box.dataset.ask === ask) box.classList.remove("thinking");
+  }
 }
 
 async function startGame(s, ev) {

@@ -3,11 +3,14 @@
  * (games/index.js). Every function takes the page state ``s``. */
 import { closeAnalysis } from "../analysis/analysis.js";
 import { api } from "../api.js";
-import { $, say } from "../dom.js";
+import { say, showError } from "../dom.js";
 import { moveError } from "../format.js";
 import { gamePlugin } from "../games/index.js";
-import { render } from "./view.js";
+import { hashOf } from "./address.js";
+import { startAnalysis } from "./review.js";
+import { soundsFor } from "./sound.js";
 import { startPoll, startSocket, stopPoll, stopSocket } from "./sync.js";
+import { render } from "./view.js";
 
 export function closeGame(s) {
   closeAnalysis(s.analysis);
@@ -16,8 +19,9 @@ export function closeGame(s) {
   s.gid = null;
 }
 
-/* Show game ``gid`` (at ``viewPly``, or its current position) and follow it. */
-export async function openGame(s, gid, viewPly) {
+/* Show game ``gid`` (at ``viewPly``, or its current position; with
+ * ``analysisAt``, in the analysis mode there) and follow it. */
+export async function openGame(s, gid, viewPly, analysisAt = null) {
   if (s.gid !== gid) {
     closeGame(s);
     s.gid = gid;
@@ -39,13 +43,24 @@ export async function openGame(s, gid, viewPly) {
     await showPly(s);
   } catch (e) {
     s.live = null;
-    $("#play-title").textContent = "Game not found";
-    say(e.message);
+    s.gid = null;
+    showError(e.status === 404 ? notFound(s) : `This game cannot be shown: ${e.message}`);
     return;
   }
+  if (analysisAt && !s.analysis.on) startAnalysis(s, analysisAt);
   const onState = (st) => setLive(s, st);
   if (s.live && s.live.online) { if (!s.ws) startSocket(s, gid, onState); }
   else if (!s.pollCtl) startPoll(s, gid, onState);
+}
+
+/* Why a game's address opens nothing, and what to do about it. */
+function notFound(s) {
+  if (s.token === null) {
+    return "This game is not kept in this browser. A game belongs to the browser that " +
+      "started it; to show it to someone, open it there and press Share: its read-only link " +
+      "works anywhere.";
+  }
+  return "This link opens no game: it may be incomplete (copy it whole), or the game was deleted.";
 }
 
 /* The color the person at this screen plays: online, their seat; against the
@@ -59,6 +74,8 @@ function mySeatColor(st) {
 /* A new state of the game from the server. */
 export async function setLive(s, st) {
   const changed = !s.live || s.live.version !== st.version;
+  soundsFor(s.sound, s.live, st);
+  if (!s.live || s.live.ply !== st.ply) s.hint = null;
   s.live = st;
   if (changed) s.sel = null;
   if (s.viewPly !== null && s.viewPly >= st.ply) s.viewPly = null;
@@ -87,9 +104,9 @@ export function navigate(s, ply) {
   ply = Math.max(0, Math.min(st.ply, ply));
   s.viewPly = ply >= st.ply ? null : ply;
   s.sel = null;
-  // a link to this position (local games; a play-by-link URL carries a token instead)
-  if (location.hash.startsWith("#/game/")) {
-    history.replaceState(null, "", `#/game/${st.id}${s.viewPly === null ? "" : `/${s.viewPly}`}`);
+  if (s.route && s.route.gid === st.id) {  // the address names the position shown
+    s.route = { ...s.route, ply: s.viewPly, analysis: null };
+    history.replaceState(null, "", hashOf(s.route));
   }
   showPly(s);
 }
@@ -109,6 +126,8 @@ export async function send(s, move) {
     await setLive(s, next);
   } catch (e) {
     say(e.code === "illegal_move" ? moveError(move, e.message) : e.message);
+    s.sel = null;  // a refused move leaves nothing half-chosen on the board
+    redraw(s);
     if (e.code === "stale") { try { await setLive(s, await api("GET", `/api/games/${st.id}`)); } catch (_) { /* polled */ } }
   } finally {
     s.busy = false;
@@ -124,7 +143,11 @@ export function canAct(s) {
     return false;
   }
   if (st.over) { say(`The game is over: ${st.result_text}.`, "info"); return false; }
-  if (st.online && st.you === "spectator") { say("You are watching this game: only the players can move.", "info"); return false; }
+  if (st.read_only) {
+    say(st.online ? "You are watching this game: only the players can move."
+      : "This is a shared game: you can look at it and analyse it, but only its players can move.", "info");
+    return false;
+  }
   if (!st.your_turn) {
     say(st.thinking ? "The computer is thinking — its move will appear by itself." :
       st.engine_error ? st.engine_error : "It is not your turn.", "info");
@@ -156,5 +179,6 @@ export function redraw(s) {
     context: (interactive) => gameContext(s, interactive),
     setLive: (st) => setLive(s, st),
     navigate: (ply) => navigate(s, ply),
+    token: () => s.token,
   });
 }

@@ -3,6 +3,7 @@
 import { api } from "../api.js";
 import { $, cap, el, say } from "../dom.js";
 import { formatClock } from "../format.js";
+import { clockTick } from "./sound.js";
 
 export function renderOnline(s, live, ctl) {
   $("#online").hidden = !live.online;
@@ -26,14 +27,30 @@ export function renderOnline(s, live, ctl) {
   renderClock(s);
 }
 
-/* The undo request and the komi pick, with the buttons that answer them. */
+/* The undo request (and its answer), the komi pick and the rematch, with
+ * the buttons that answer them. */
 function renderAsk(live, ctl) {
   const you = live.you;
   const ask = $("#online-ask");
   ask.innerHTML = "";
   const req = live.undo_request;
+  const answer = live.meta && live.meta.undo_answer;
+  if (answer && you !== "spectator" && answer.by !== you.seat && answer.at === live.ply && !req) {
+    ask.append(el("span", { class: "note", "data-note": answer.accepted ? "undo-allowed" : "undo-declined",
+      text: answer.accepted ? "Your friend allowed your undo: your move is taken back."
+        : "Your friend declined your undo request: the move stands." }));
+  }
+  const rematch = live.meta && live.meta.rematch;
+  if (rematch && you !== "spectator") {
+    const link = `#/play/${rematch.id}/${encodeURIComponent(ctl.token())}`;
+    ask.append(el("span", { text: rematch.by === you.seat ? "You offered a rematch." : "Your friend offers a rematch (colors exchanged)." }),
+      el("a", { class: "button primary", href: link, "data-action": "join-rematch", text: "Go to the rematch" }));
+  } else if (rematch) {
+    ask.append(el("a", { class: "button", href: `#/watch/${rematch.id}/${encodeURIComponent(ctl.token())}`,
+      "data-action": "watch-rematch", text: "Watch the rematch" }));
+  }
   if (req && you !== "spectator" && !live.over) {
-    if (req.by === you.seat) ask.append(el("span", { text: "Waiting for your friend to answer your undo request…" }));
+    if (req.by === you.seat) ask.append(el("span", { "data-note": "undo-waiting", text: "Waiting for your friend to answer your undo request…" }));
     else {
       ask.append(el("span", { text: "Your friend asks to take back their last move." }),
         el("button", { type: "button", "data-action": "undo-accept", text: "Allow undo", onclick: () => answerUndo(live, true, ctl) }),
@@ -56,8 +73,10 @@ export function renderClock(s) {
   if (!live || !live.online || !live.clock) { box.textContent = ""; return; }
   const c = live.clock;
   const gone = (performance.now() - s.clockAt) / 1000;
+  const mine = live.you && live.you !== "spectator" ? live.you.seat : null;
   box.textContent = live.seats.map((seat, i) => {
     const t = c.remaining[i] - (c.running === i && !live.over ? gone : 0);
+    if (c.running === i && !live.over) clockTick(s.sound, t, i === mine);
     return `${cap(seat.color)} ${formatClock(t)}${c.running === i && !live.over ? " ◀" : ""}`;
   }).join("   ") + (c.kind === "move" ? "  (per move)" : c.increment ? `  (+${c.increment}s)` : "");
 }

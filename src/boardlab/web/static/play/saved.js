@@ -12,7 +12,9 @@ export async function loadSaved() {
 }
 
 function savedRow(g) {
-  const players = g.seats.map((s) => s.label || s.kind).join(" vs ");
+  // a loaded record shows the names it gives its players, and says it is one
+  const fromRecord = g.meta && g.meta.source === "record";
+  const players = g.seats.map((s) => (fromRecord && s.name) || s.label || s.kind).join(" vs ");
   const r = g.result;
   const status = r ? (r.winner === "draw" ? `Draw (${r.termination})` : `${cap(r.winner)} won by ${r.termination}`)
     : g.status === "over" ? "Finished" : "In progress";
@@ -32,7 +34,9 @@ function savedRow(g) {
       loadSaved();
     } });
   return el("tr", { "data-id": g.id },
-    el("td", { text: cap(g.game) }), el("td", { text: `${g.size}×${g.size}` }),
+    el("td", {}, cap(g.game), fromRecord ? el("span", { class: "tag", "data-tag": "record", text: " loaded record" }) : null,
+      g.meta && g.meta.analysis ? el("span", { class: "tag", "data-tag": "analysed", text: " analysed" }) : null),
+    el("td", { text: `${g.size}×${g.size}` }),
     el("td", { text: players }), el("td", { text: g.moves }), el("td", { text: status }),
     el("td", { text: when }), el("td", { class: "actions" }, open, del));
 }

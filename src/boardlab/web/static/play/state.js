@@ -3,11 +3,13 @@
  * its State around), so what a function touches is in its signature. */
 
 import { newAnalysisState } from "../analysis/state.js";
+import { newSound } from "./sound.js";
 
 export function newPlayState() {
   return {
     kinds: {},          // game name -> /api/kinds entry
     engines: [],        // /api/engines
+    route: null,        // the address shown (play/address.js), while a game is open
     gid: null,          // the game open on the page
     live: null,         // its state as the server last sent it
     shown: null,        // the position drawn: live, or an earlier ply
@@ -15,6 +17,9 @@ export function newPlayState() {
     sel: null,          // a game plug-in's selection (a stack, stones, a patch)
     cursor: null,       // the keyboard cursor's point index
     piece: "auto",      // yugo's piece switch
+    showCount: null,    // shade what the count is made of (null: at the end of a game)
+    hint: null,         // {move, points, ply}: the engine's suggestion, for this ply
+    editor: null,       // the board editor's pieces (play/editor.js)
     pollCtl: null,      // AbortController of the long poll, while it runs
     busy: false,        // a move is on its way
     resignArmed: null,  // the timer of a first click on Resign
@@ -27,5 +32,6 @@ export function newPlayState() {
     flipFor: null,      // the game the flip was chosen for
     again: null,        // {id, body}: "Play again" repeats these settings
     analysis: newAnalysisState(),  // the analysis mode's own state (analysis/)
+    sound: newSound(),  // sounds and their mute toggle (play/sound.js)
   };
 }

@@ -1,9 +1,9 @@
 /* Drawing the game page from the state ``s``: the board with the game
  * plug-in's marks, the players, the status, the move buttons, the tools and
  * the move list. ``ctl`` holds what a drawn control does when used:
- * {context(interactive), setLive(st), navigate(ply)} (play/game.js). */
+ * {context(interactive), setLive(st), navigate(ply), token()} (play/game.js). */
 import { analysisAllowed } from "../analysis/analysis.js";
-import { COLORS, boardSvg, pointName } from "../board.js";
+import { COLORS, boardSvg, countTint, pointName } from "../board.js";
 import { $, cap, el } from "../dom.js";
 import { gamePlugin } from "../games/index.js";
 import { renderOnline } from "./online.js";
@@ -47,10 +47,15 @@ function renderBoard(s, st, live, ctl) {
   const marks = { tint, rings, xs, legalPts, kingPts };
   for (const m of legal) plugin.legalPoints(m, marks);
   plugin.overlay(st, live, marks, { ...ctl.context(interactive), live });
+  if (showingCount(s, st, live)) {  // what the count is made of, in each side's colour
+    for (const [color, pts] of Object.entries(st.score_parts.points)) for (const p of pts) tint[p] = countTint(color);
+  }
+  const hint = interactive && s.hint && s.hint.ply === live.ply ? s.hint : null;
   const { svg: markup, width } = boardSvg(st, {
     tint, rings, xs, legal: legalPts, kings: kingPts, last: new Set(st.last_points || []),
     chain: new Set(hints.chain || []), ghosts: (s.sel && s.sel.stones) || [], ghostColor: live.to_move,
-    hintColor: live.to_move, cursor: s.cursor, flipped: s.flipped,
+    hintColor: live.to_move, cursor: s.cursor, flipped: s.flipped, effects: st.last_effects,
+    suggest: hint,
   });
   svg.setAttribute("viewBox", `0 0 ${width} ${width}`);
   svg.innerHTML = markup;
@@ -64,22 +69,11 @@ function seatScore(st, color) {
   return fmt(sc[color]);
 }
 
-/* The move that led to the position shown, in words: a pass or a swap leaves
- * nothing on the board to mark, so it is said here. */
-function lastMoveText(s, live) {
-  const k = (s.viewPly === null ? live.ply : s.viewPly) - 1;
-  if (k < 0 || !live.moves[k]) return "";
-  const move = live.moves[k];
-  const who = cap((live.movers || [])[k] || "");
-  const what = {
-    pass: `${who} passed`,
-    swap: `${who} swapped (pie rule): the players exchanged colors`,
-    button: `${who} took the button`,
-    done: `${who} finished marking`,
-    accept: `${who} accepted the removals`,
-    reject: `${who} rejected the removals`,
-  }[move] || (move.startsWith("mark ") ? `${who} marked the group at ${move.slice(5)}` : `${who} played ${move}`);
-  return `Last move: ${what}.`;
+/* Whether the board shades what the count is made of: the player's choice,
+ * else at the end of the game (the final count is what a player asks about). */
+export function showingCount(s, st, live) {
+  if (!st.score_parts) return false;
+  return s.showCount === null ? live.over && s.viewPly === null : s.showCount;
 }
 
 function renderPlayers(s, st, live) {
@@ -123,9 +117,12 @@ function renderStatus(s, st, live) {
     status.textContent = text;
   }
   status.dataset.over = live.over ? "yes" : "no";
-  $("#last-move").textContent = lastMoveText(s, live);
-  const note = live.over && s.viewPly === null ? "" : gamePlugin(live.game).scoreNote;
-  $("#score-note").textContent = seatScore(st, live.colors[0]) === "" ? "" : note;
+  // the move that led here, in the game's words (a pass or a swap leaves nothing to mark)
+  $("#last-move").textContent = st.last_move_text ? `Last move: ${st.last_move_text}.` : "";
+  const parts = st.score_parts;
+  $("#score-box").hidden = !parts;
+  $("#score-note").textContent = parts ? (live.over && s.viewPly === null ? "The final count. " : "The count now. ") + parts.text : "";
+  $("#show-count").checked = showingCount(s, st, live);
   if (s.viewPly !== null) {
     status.textContent = `Viewing the position after move ${s.viewPly} of ${live.ply}`;
     status.className = "banner";
@@ -157,16 +154,21 @@ function renderPanel(s, st, live, ctl) {
 
 function renderTools(s, live) {
   const vsComputer = live.seats.some((x) => x.kind === "computer");
-  const watching = live.online && live.you === "spectator";
-  $("#btn-undo").disabled = !live.can_undo || s.viewPly !== null || watching ||
+  const watching = !!live.read_only;  // a spectator or a share link: nothing to undo or resign
+  $("#read-only").hidden = !watching || live.online;
+  $("#btn-undo").hidden = watching;
+  $("#btn-resign").hidden = watching;
+  $("#btn-undo").disabled = !live.can_undo || s.viewPly !== null ||
     (live.online && !!live.undo_request);
   $("#btn-undo").textContent = (vsComputer ? "Undo (take back your move)" : live.online ? "Ask to undo" : "Undo") +
     (live.over && live.can_undo ? " — reopens the finished game" : "");
   $("#btn-flip").setAttribute("aria-pressed", s.flipped ? "true" : "false");
   $("#btn-again").hidden = !(live.over && !live.online && s.again && s.again.id === live.id);
-  $("#btn-resign").disabled = live.over || watching;
+  $("#btn-rematch").hidden = !(live.over && live.online && !watching);
+  $("#btn-hint").hidden = !(vsComputer && live.your_turn && !live.over && s.viewPly === null);
+  $("#btn-resign").disabled = live.over;
   if (s.resignArmed === null) $("#btn-resign").textContent = "Resign";
-  $("#btn-retry").hidden = !live.engine_error;
+  $("#btn-retry").hidden = !live.engine_error || watching;
   $("#btn-analyse").hidden = !analysisAllowed(live);
   $("#dl-text").href = `/api/games/${live.id}/record?format=text`;
   $("#dl-json").href = `/api/games/${live.id}/record?format=json`;
