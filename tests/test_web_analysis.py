@@ -276,6 +276,10 @@ def test_setup_turns_the_editors_pieces_into_a_position_or_says_why_not(client):
     assert "cells: 25" in _error(client.post("/api/analysis/setup", json={
         "game": "robble", "size": 5, "cells": [None] * 24, "to_move": "black"}), 400, "bad_position")
     stack = [None] * 25
+    stack[12] = {"token": "b"}                   # pilo: who played last, from who is to move
+    assert client.post("/api/analysis/setup", json={
+        "game": "pilo", "size": 5, "cells": stack, "to_move": "orange",
+        "options": {"pie": False}}).json()["position"].endswith("last=blue")
     stack[12] = {"token": "b", "height": 2}
     assert "unreachable board" in _error(client.post("/api/analysis/setup", json={
         "game": "pilo", "size": 5, "cells": stack, "to_move": "orange"}), 400, "bad_position")

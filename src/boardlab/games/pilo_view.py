@@ -70,10 +70,23 @@ def score_parts(game: Game, cells: list[dict | None], fields: dict[str, str]
         totals[owner] += len(patch)
         owned[owner] += patch
         counts[owner] += 1
-    text = (f"Blocks split the board into {len(patches)} patch{'es' if len(patches) != 1 else ''}; "
+    text = (f"Blocks split the board into {_patches(len(patches))}; "
             "in each, equal-size groups of the two colors pair off and the color with the "
             "biggest group left owns it. " +
-            "; ".join(f"{c} owns {counts[c]} ({int(totals[c])} squares)" for c in colors) +
-            (f"; {nobody} belong to nobody" if nobody else "") + ". A score is the squares owned.")
+            "; ".join(f"{c} owns {_patches(counts[c])} ({int(totals[c])} squares)"
+                      for c in colors) +
+            (f"; {_patches(nobody)} {'belongs' if nobody == 1 else 'belong'} to nobody"
+             if nobody else "") + ". A score is the squares owned.")
     return {"text": text, "totals": totals,
             "points": {c: names(sorted(owned[c]), size) for c in colors}}
+
+
+def _patches(n: int) -> str:
+    return f"{n} patch" if n == 1 else f"{n} patches"
+
+
+def setup_fields(game_class: type[Game], to_move: str) -> dict[str, str]:
+    """What a position set up on the board editor says of the state it cannot
+    show: the last board play was the other color's (the tie-break)."""
+    colors = game_class.colors
+    return {"last": colors[1 - colors.index(to_move)]}

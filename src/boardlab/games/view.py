@@ -37,6 +37,10 @@ class's module, as ``boardlab.tensors`` finds ``<game>_tensors``):
     to]], "flipped": [points], "removed": [points]}`` (``text`` follows
     "<Color> "; the lists are board marks, each optional); None for the
     plain words ("played c3", "passed", "swapped ...").
+``setup_fields(game_class, to_move)`` (optional)
+    the state fields a position set up on the web's board editor takes for
+    what the editor does not ask (pilo's ``last``: who made the last board
+    play), as position-text ``key: value`` pairs.
 ``score_parts(game, cells, fields)`` (optional)
     what the score shown is made of: ``{"text": words, "totals": {color:
     score}, "points": {color: [points that count]}}``; ``totals`` equal the

@@ -259,7 +259,10 @@ async def setup(body: SetupIn, request: Request) -> dict[str, Any]:
         tokens.append(None if c is None else c.token + (f"({c.height})" if c.height > 1 else ""))
     if body.to_move not in cls.colors:
         raise ApiError(400, "bad_position", f"to_move: {' or '.join(cls.colors)}")
-    fields = " ".join(f"{k}={_option_text(v)}" for k, v in body.options.items())
+    implied = plugin.hook(cls, "setup_fields")
+    given = {**(implied(cls, body.to_move) if implied else {}),
+             **{k: _option_text(v) for k, v in body.options.items()}}
+    fields = " ".join(f"{k}={v}" for k, v in given.items())
     text = f"{cls.name} {body.size} {grid.format_board(tokens, body.size)} {body.to_move} {fields}"
     try:
         game = boardlab.from_position(text.strip())
