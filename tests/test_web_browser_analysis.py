@@ -11,9 +11,7 @@ subprocess (its engine workers warm their kernels at start).
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import time
 
 import pytest
@@ -153,9 +151,7 @@ def test_whole_game_graph_click_jumps_and_marks(page):
         assert row == [game["counts"][color][k] for k in ("inaccuracy", "mistake", "blunder")]
     shots = ROOT / "test-artifacts" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / "analysis.png"), full_page=True)
-    if os.environ.get("BOARDLAB_UPDATE_DOCS") == "1":  # the copy docs/web.md shows
-        shutil.copy2(shots / "analysis.png", ROOT / "docs" / "screenshots" / "analysis.png")
+    page.screenshot(path=str(shots / "analysis-whole-game.png"), full_page=True)
     labelled = page.eval_on_selector_all("#an-graph [data-label]", "ds => ds.map(d => +d.dataset.graphPly)")
     assert labelled == [j["ply"] + 1 for j in game["judgements"] if j["label"]]
 
