@@ -269,7 +269,8 @@ async def setup(body: SetupIn, request: Request) -> dict[str, Any]:
     except (PositionError, OptionError) as exc:
         raise ApiError(400, "bad_position", str(exc)) from None
     return {"position": game.position(),
-            **await position_view(PositionIn(game=cls.name, start=game.position()), request)}
+            **await position_view(PositionIn(game=cls.name, size=game.size, start=game.position()),
+                                  request)}
 
 
 def _option_text(value: Any) -> str:
