@@ -164,7 +164,7 @@ export function onPoint(s, p) {
 
 /* What a game's page plug-in (games/index.js) is handed: the state it may
  * read and the few things it may do. */
-export function gameContext(s, interactive = true) {
+function gameContext(s, interactive = true) {
   return {
     live: s.live, legal: new Set(s.live.legal), sel: s.sel, piece: s.piece, interactive,
     select: (v) => { s.sel = v; redraw(s); },

@@ -67,7 +67,7 @@ function renderAsk(live, ctl) {
   }
 }
 
-export function renderClock(s) {
+function renderClock(s) {
   const live = s.live;
   const box = $("#clock");
   if (!live || !live.online || !live.clock) { box.textContent = ""; return; }

@@ -21,7 +21,7 @@ export function newSound() {
 
 /* Play the sound ``kind`` unless muted; what was played is kept for the
  * tests (window.boardlab.sounds()). */
-export function playSound(snd, kind) {
+function playSound(snd, kind) {
   if (!snd.on || !TONES[kind]) return;
   snd.played.push(kind);
   if (snd.played.length > 50) snd.played.shift();

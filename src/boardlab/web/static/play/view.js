@@ -71,7 +71,7 @@ function seatScore(st, color) {
 
 /* Whether the board shades what the count is made of: the player's choice,
  * else at the end of the game (the final count is what a player asks about). */
-export function showingCount(s, st, live) {
+function showingCount(s, st, live) {
   if (!st.score_parts) return false;
   return s.showCount === null ? live.over && s.viewPly === null : s.showCount;
 }
