@@ -16,7 +16,7 @@
 import { $ } from "../dom.js";
 import * as T from "../tree.js";
 import { analyseGame, connect, disconnect, keepGame, keyOf, position, post, search, stopGame } from "./server.js";
-import { render } from "./view.js";
+import { render, renderBoard } from "./view.js";
 
 /* May this game be analysed here? Not while it is being played against the
  * computer or a friend: analysis is for review, and hot-seat games. */
@@ -132,7 +132,7 @@ async function previewLine(A, cand, upto) {
     const v = await post("/api/analysis/view", position(A, [...moves, ...pv]));
     if (A.preview !== ask) return;
     A.preview = { ...ask, view: v, points: cand.pv_points.slice(0, upto) };
-    render(A);
+    renderBoard(A);
   } catch (_) { A.preview = null; }
 }
 
@@ -163,7 +163,7 @@ export function initAnalysis(A) {
     const upto = step ? parseInt(step.dataset.pv, 10) : Math.min(c.pv.length, 8);
     if (!(A.preview && A.preview.cand === c.move && A.preview.upto === upto)) previewLine(A, c, upto);
   });
-  $("#an-cands").addEventListener("mouseleave", () => { if (A.preview) { A.preview = null; render(A); } });
+  $("#an-cands").addEventListener("mouseleave", () => { if (A.preview) { A.preview = null; renderBoard(A); } });
   $("#an-graph").addEventListener("click", (ev) => {
     const g = ev.target.closest("[data-graph-ply]");
     if (g) goto(A, T.mainAt(A.root, parseInt(g.dataset.graphPly, 10)));

@@ -30,7 +30,10 @@ export function render(A) {
   $("#an-message").textContent = A.message;
 }
 
-function renderBoard(A) {
+/* The board alone: what a previewed line changes (the list beside it is
+ * not redrawn, so a click on it never lands on a row being replaced). */
+export function renderBoard(A) {
+  if (!A.on || !A.view) return;
   const svg = $("#an-board");
   const shown = A.preview && A.preview.view ? A.preview.view : A.view;
   const flipped = !!A.base.flipped;
@@ -124,23 +127,41 @@ function leadText(lead, wins, colors) {
 
 function renderCandidates(A) {
   const box = $("#an-cands");
-  box.innerHTML = "";
   const a = A.analysis;
   $("#an-cands-head").textContent = a && !A.view.outcome && a.candidates.length
     ? `The engine's moves for ${a.to_move} (to move): ${a.to_move}'s chance of winning after each, ` +
       "and how many times it was searched. Hover to see the line; click to play it." : "";
-  if (!a || A.view.outcome) return;
-  const h = A.handlers;
-  a.candidates.forEach((c, k) => {
-    const pv = el("span", { class: "pv" });
-    c.pv.slice(0, 8).forEach((m, i) => pv.append(el("button", { type: "button", class: "pv-move", text: m,
-      "data-pv": i + 1, onclick: (ev) => { ev.stopPropagation(); h.preview(c, i + 1); } })));
-    const row = el("li", { class: "cand", "data-candidate": c.move, "data-visits": c.visits, "data-winrate": c.winrate },
-      el("span", { class: "swatch", style: `background:${RANK_COLORS[k]}` }),
-      el("button", { type: "button", class: "cand-move", text: c.move, title: "Play this move (a variation)", onclick: () => h.play(c.move) }),
-      el("span", { class: "cand-num", text: `${pct(c.winrate)} · ${c.visits.toLocaleString()} visits` }), pv);
-    box.append(row);
+  const cands = a && !A.view.outcome ? a.candidates : [];
+  // the search refines the list four times a second: a row whose move and
+  // line stay is updated in place, so a click on it is never lost to a redraw
+  const rows = [...box.children];
+  cands.forEach((c, k) => {
+    const key = `${c.move} ${c.pv.slice(0, 8).join(" ")}`;
+    let row = rows[k];
+    if (!row || row.dataset.key !== key) {
+      const fresh = candidateRow(A, c, k, key);
+      if (row) row.replaceWith(fresh); else box.append(fresh);
+      row = fresh;
+    }
+    row.dataset.visits = c.visits;
+    row.dataset.winrate = c.winrate;
+    row.querySelector(".cand-num").textContent = `${pct(c.winrate)} · ${c.visits.toLocaleString()} visits`;
   });
+  for (const extra of rows.slice(cands.length)) extra.remove();
+}
+
+/* One candidate's row: its swatch, its move (click: play it), its numbers
+ * and its line (hover or click a move: preview up to it). */
+function candidateRow(A, c, k, key) {
+  const h = A.handlers;
+  const pv = el("span", { class: "pv" });
+  c.pv.slice(0, 8).forEach((m, i) => pv.append(el("button", { type: "button", class: "pv-move", text: m,
+    "data-pv": i + 1, onclick: (ev) => { ev.stopPropagation(); h.preview(c, i + 1); } })));
+  return el("li", { class: "cand", "data-candidate": c.move, "data-key": key },
+    el("span", { class: "swatch", style: `background:${RANK_COLORS[k]}` }),
+    el("button", { type: "button", class: "cand-move", text: c.move, title: "Play this move (a variation)",
+      onclick: () => h.play(c.move) }),
+    el("span", { class: "cand-num" }), pv);
 }
 
 function renderActions(A) {
