@@ -14,7 +14,8 @@ analysis per client (a second is refused 429 ``analysis_busy``; on one
 socket a new request replaces the running one), and a socket that closes
 stops its analysis. Bad requests get the API's errors: 400 ``unknown_game``,
 ``bad_option``, ``bad_position``, ``illegal_move`` (naming the move and its
-number), ``bad_budget``, ``too_many_moves``; 409 ``game_over``.
+number), ``bad_budget``, ``too_many_moves``; 409 ``game_over``; 422
+``cannot_analyse`` for a position the search refuses (the library's reason).
 ``POST /api/analysis/setup`` turns the board editor's pieces into such a
 position (in the work pool, as the drawing of any position).
 """
@@ -22,12 +23,15 @@ position (in the work pool, as the drawing of any position).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import boardlab
 
 from .. import analysing, online, wire, work
 from ..hub import Hub, answered
@@ -36,6 +40,7 @@ from ..settings import Settings
 from . import HubDep, client_of
 
 router = APIRouter()
+log = logging.getLogger("boardlab.web")
 
 #: bytes a message on the analysis socket may have (a long game's move list)
 MAX_MESSAGE = 64 * 1024
@@ -157,7 +162,11 @@ class Desk:
                     await send(msg)
             await asyncio.wait({call})  # (a cancelled wait leaves the call running)
             with answered("engine_busy", "engine_failed", "the analysis"):
-                return call.result()
+                try:
+                    return call.result()
+                except boardlab.BoardlabError as exc:  # the search refused the position
+                    raise ApiError(422, "cannot_analyse", f"this position cannot be "
+                                   f"analysed: {exc}") from None
         except BaseException:
             line.stop()
             raise
@@ -252,6 +261,11 @@ async def analysis_socket(websocket: WebSocket) -> None:
             out = await desk.run(client, kind, req, relay)
         except ApiError as exc:
             await error(msg_id, exc)
+            return
+        except Exception:  # noqa: BLE001 - said to the page, not left unanswered
+            log.exception("analysis failed")
+            await error(msg_id, ApiError(500, "internal", "the analysis failed (the server's "
+                                         "log says why)"))
             return
         if kind == "position":
             await send({"type": "analysis", "id": msg_id, "analysis": out["analysis"]})
