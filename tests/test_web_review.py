@@ -7,12 +7,14 @@ is the real engine's, over the analysis socket."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
 
 from boardlab import records
 from boardlab.web import create_app
+from boardlab.web.settings import Settings
 from web_support import BrowserClient
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -165,6 +167,88 @@ def test_a_record_with_evaluations_missing_somewhere_loads_without_an_analysis(c
     err(client.get(f"/api/games/{loaded['id']}/analysis"), 404, "no_analysis")
 
 
+# ---------------------------------------------------------------- the server's bounds
+EVALUATED = ('[Game "robble"]\n[Size "4"]\n[Pie "no"]\n\n{[%eval black 0.5]} 1. c3 '
+             '{[%eval black 0.6]} 2. b2 {[%eval black 0.4]} 3. d4?? {[%eval black 0.2]} '
+             '4. a1 {[%eval black 0.3]} *\n')
+
+
+def test_a_stored_analysis_is_bounded_and_one_over_the_cap_is_refused(tmp_path):
+    """What a game keeps beside its moves stays bounded: an analysis over
+    ``max_analysis_bytes`` as stored is refused (413 from PUT, 400 for a
+    loaded record's evaluations) and nothing is kept; under the default cap
+    the same record keeps its analysis."""
+    settings = Settings(max_analysis_bytes=600)
+    with BrowserClient(create_app(tmp_path / "g.sqlite3", engine_workers=0,
+                                  settings=settings)) as client:
+        gid = hot_seat(client)
+        result = whole_game(client)
+        message = err(client.put(f"/api/games/{gid}/analysis", json=result),
+                      413, "analysis_too_large")
+        assert "at most 600" in message
+        err(client.get(f"/api/games/{gid}/analysis"), 404, "no_analysis")
+        assert "analysis" not in client.get(f"/api/games/{gid}").json()["meta"]
+        message = err(client.post("/api/records", json={"text": EVALUATED}), 400, "bad_record")
+        assert message.startswith("evaluations:") and "at most 600" in message
+    with BrowserClient(create_app(tmp_path / "h.sqlite3", engine_workers=0)) as client:
+        loaded = client.post("/api/records", json={"text": EVALUATED}).json()
+        assert loaded["meta"]["analysis"] == {"moves": 4, "source": "record"}
+        assert client.put(f"/api/games/{loaded['id']}/analysis",
+                          json=whole_game(client)).status_code == 200
+
+
+def test_an_analysis_cannot_break_the_games_record_or_answers(client):
+    """A stored analysis goes into every download of the game's record and
+    into its answers: an engine's choice that is not a legal move there
+    (braces would end the record's comment), a position twice, or an
+    infinite number is refused, and the record still downloads."""
+    gid = hot_seat(client)
+    good = whole_game(client)
+    for best in ("d1} 2. zz {", "c3"):                     # c3 is taken before move 3
+        judged = [dict(j) for j in good["judgements"]]
+        judged[2] = {**judged[2], "best": best}
+        assert "judgements[2].best" in err(client.put(f"/api/games/{gid}/analysis",
+                                                      json={**good, "judgements": judged}),
+                                           400, "bad_analysis")
+    twice = {**good, "plies": [good["plies"][0], good["plies"][0]]}
+    assert "twice" in err(client.put(f"/api/games/{gid}/analysis", json=twice),
+                          400, "bad_analysis")
+    body = json.dumps({**good, "plies": [{**good["plies"][0], "seconds": 1e999}]})
+    assert "Infinity" in body
+    err(client.put(f"/api/games/{gid}/analysis", content=body,
+                   headers={"content-type": "application/json"}), 400, "bad_request")
+    err(client.get(f"/api/games/{gid}/analysis"), 404, "no_analysis")
+    judged = [dict(j) for j in good["judgements"]]
+    judged[2] = {**judged[2], "label": "mistake", "glyph": "?", "best": " D1 "}
+    assert client.put(f"/api/games/{gid}/analysis",
+                      json={**good, "judgements": judged}).status_code == 200
+    text = client.get(f"/api/games/{gid}/record").text
+    assert "mistake; best d1" in records.parse(text).comments[3]          # as the game writes it
+
+
+def test_a_set_up_position_is_checked_and_drawn_in_the_work_pool(client):
+    """The board editor's position grows with the board a client sends
+    (vimbre 19x19: tens of thousands of legal moves to draw): it is the
+    work pool's, as any drawn position, and a bad one says what is wrong."""
+    hub = client.app.state.hub
+    cells = [None] * (19 * 19)
+    cells[180] = {"token": "X"}
+    done = hub.work.done
+    r = client.post("/api/analysis/setup", json={"game": "vimbre", "size": 19, "cells": cells,
+                                                 "to_move": "white"})
+    assert r.status_code == 200, r.text
+    drawn = r.json()
+    assert drawn["position"].startswith("vimbre 19 ") and drawn["to_move"] == "white"
+    assert len(drawn["legal_points"]) == len(drawn["legal"]) > 10_000
+    assert hub.work.done == done + 1
+    assert "cells[3]" in err(client.post("/api/analysis/setup", json={
+        "game": "robble", "size": 4, "cells": [None] * 3 + [{"token": "Q"}] + [None] * 12,
+        "to_move": "black"}), 400, "bad_position")
+    err(client.post("/api/analysis/setup", json={"game": "robble", "size": 4,
+                                                 "cells": [None] * 400, "to_move": "black"}),
+        400, "bad_request")
+
+
 # ---------------------------------------------------------------- online endings
 def online(client, **spec):
     r = client.post("/api/games", json={"game": "robble", "size": 4, "opponent": "online",
@@ -186,6 +270,26 @@ def test_rematch_exchanges_the_colors_and_keeps_each_players_link(client):
         "id": new["id"], "by": 0}
     assert client.get(f"/api/games/{new['id']}", headers=H(spectator)).json()["you"] == "spectator"
     assert new["clock"]["running"] is None and new["moves"] == []
+
+
+def test_a_rematch_is_a_new_game_of_its_asker(tmp_path):
+    """A rematch creates a game like POST /api/games: it is counted as the
+    asking client's (its creation rate refuses it, and the new game's meta
+    names that client), never as a way around the limits."""
+    settings = Settings(creation_rate=(1e-6, 1.0))   # one new game per client, then 429
+    with BrowserClient(create_app(tmp_path / "g.sqlite3", engine_workers=0,
+                                  settings=settings)) as client:
+        gid, me, _, _ = online(client)
+        client.post(f"/api/games/{gid}/resign", json={}, headers=H(me))
+        err(client.post(f"/api/games/{gid}/rematch", headers=H(me)), 429, "rate_limited")
+        assert "rematch" not in client.get(f"/api/games/{gid}", headers=H(me)).json()["meta"]
+    with BrowserClient(create_app(tmp_path / "g.sqlite3", engine_workers=0)) as client:
+        new = client.post(f"/api/games/{gid}/rematch", headers=H(me)).json()
+        with sqlite3.connect(tmp_path / "g.sqlite3") as db:
+            old, made = (json.loads(db.execute("SELECT meta FROM games WHERE id=?",
+                                               (g,)).fetchone()[0]) for g in (gid, new["id"]))
+        assert made["client"] == old["client"] and made["online"]      # the asker's
+        assert "client" not in new["meta"]                              # and not shown
 
 
 def test_the_asker_is_told_the_undo_answer_until_the_next_move(client):
