@@ -50,8 +50,14 @@ function follow(s, gid, where) {
   history.replaceState(null, "", hashOf(s.route));
 }
 
+/* The largest request body the server reads (web/online.py's MAX_BODY). */
+const MAX_BODY = 256 * 1024;
+
 /* A whole-game analysis as the server keeps it: what it can recompute (each
- * candidate's points, the ownership map) left out. */
+ * candidate's points, the ownership map) left out; for a game whose
+ * positions' candidates would not fit in a request (about 250 moves), the
+ * evaluations and judgements alone, as a record keeps them (a position's
+ * candidates are searched again when it is shown). */
 function slim(result, moves) {
   const plies = (result.plies || []).map((p) => ({
     ply: p.ply, to_move: p.to_move, visits: p.visits, seconds: p.seconds, winrate: p.winrate,
@@ -59,8 +65,9 @@ function slim(result, moves) {
     candidates: p.candidates.map((c) => ({ move: c.move, visits: c.visits, winrate: c.winrate,
       pv: c.pv.slice(0, 12), proven: !!c.proven })),
   }));
-  return { moves: moves.slice(0, result.wins.length - 1), wins: result.wins,
+  const kept = { moves: moves.slice(0, result.wins.length - 1), wins: result.wins,
     judgements: result.judgements, plies };
+  return JSON.stringify(kept).length > MAX_BODY - 1024 ? { ...kept, plies: [] } : kept;
 }
 
 /* The analysis of a set-up position (the board editor's, or a link's). */
