@@ -3,7 +3,10 @@ arguments, the skip rule, and the real server as a subprocess."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import re
 import socket
 import subprocess
 import sys
@@ -12,6 +15,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright import sync_api as playwright_api
 
@@ -90,3 +94,60 @@ def launch_chromium():
             yield browser
         finally:
             browser.close()
+
+
+# ---------------------------------------------------------------- set-ups through the API
+#: owner tokens of the games the API helpers made (the server is not --public):
+#: sent with each request for that game and put in the page's localStorage,
+#: as the app does for games it creates itself
+OWNERS: dict[str, str] = {}
+_GID = re.compile(r"/api/games/([^/?]+)")
+
+
+def http(method: str, url: str, **kw) -> httpx.Response:
+    m = _GID.search(url)
+    headers = dict(kw.pop("headers", None) or {})
+    if m and m.group(1) in OWNERS:
+        headers.setdefault("X-Seat-Token", OWNERS[m.group(1)])
+    if url.rstrip("/").endswith("/api/games") and method == "GET":
+        headers.setdefault("X-Owner-Tokens", ",".join(OWNERS.values()))
+    kw.setdefault("timeout", 30)
+    r = httpx.request(method, url, headers=headers, **kw)
+    data = r.json() if r.headers.get("content-type", "").startswith("application/json") else None
+    if isinstance(data, dict) and isinstance(data.get("tokens"), dict) and data["tokens"].get("owner"):
+        OWNERS[data["id"]] = data["tokens"]["owner"]
+    return r
+
+
+def learn_owners(page) -> None:
+    """Take the tokens of the games the page made itself."""
+    OWNERS.update(page.evaluate("() => JSON.parse(localStorage.getItem('boardlab-owners') || '{}')"))
+
+
+def share_owners(page) -> None:
+    """Give the page the tokens of the games made through the API."""
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["boardlab-owners", json.dumps(OWNERS)])
+
+
+def api_game(server, **body) -> dict:
+    body = {"size": 5, "options": {}, "opponent": "human"} | body
+    r = http("POST", server.url + "/api/games", json=body)
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def api_play(server, st: dict, moves: list[str]) -> dict:
+    for move in moves:
+        r = http("POST", f"{server.url}/api/games/{st['id']}/moves", json={"move": move, "ply": st["ply"]},
+                       timeout=30)
+        assert r.status_code == 200, r.text
+        st = r.json()
+    return st
+
+
+def api_random_to_end(server, st: dict, seed: int, avoid=("swap",)) -> dict:
+    rng = random.Random(seed)
+    while not st["over"]:
+        legal = [m for m in st["legal"] if m not in avoid] or st["legal"]
+        st = api_play(server, st, [rng.choice(legal)])
+    return st

@@ -234,3 +234,16 @@ def test_an_outside_engine_that_fails_is_named():
         boardlab.ai.make_agent(f"cmd:{PY} -c pass").choose(game)
     with pytest.raises(boardlab.OptionError, match="no command"):
         boardlab.ai.make_agent("cmd:")
+
+
+def test_accuracy_reads_as_lichess_and_a_blunder_costs_its_player():
+    from boardlab.ai.analysis import accuracy, move_accuracy
+    assert move_accuracy(0.6, 0.7) == 100.0                    # a move that gains scores 100
+    assert move_accuracy(0.6, 0.6) == 100.0
+    drops = [move_accuracy(0.9, 0.9 - d) for d in (0.05, 0.1, 0.3, 0.8)]
+    assert drops == sorted(drops, reverse=True) and 0 <= drops[-1] < 5 < drops[0] < 100
+    judged = [("black", 0.5, 0.52), ("white", 0.48, 0.47), ("black", 0.53, 0.2),
+              ("white", 0.8, 0.79)]
+    wins = [0.5, 0.52, 0.53, 0.2, 0.21]
+    acc = accuracy(judged, wins)
+    assert set(acc) == {"black", "white"} and acc["black"] < acc["white"] <= 100

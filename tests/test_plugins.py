@@ -91,3 +91,46 @@ def test_every_games_search_advice_is_usable(name):
         assert moves and set(moves) <= set(legal)
     if adv.special is not None:
         assert adv.special(game, None, {}) is None  # nothing special at the start
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_score_parts_add_up_to_the_scores_the_page_shows(name):
+    """A view plug-in's ``score_parts`` re-counts the score from the board for
+    the page to explain; it must agree with the rules engine at every ply."""
+    hook = view.hook(name, "score_parts")
+    explained = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = boardlab.new_game(name, 5)
+        while True:
+            parts = hook(game, web_view.board_cells(game), game.position_fields()) if hook else None
+            if parts is not None:
+                explained += 1
+                assert parts["totals"] == web_view.live_scores(game), (game.position(), parts)
+                assert parts["text"] and set(parts["points"]) == set(game.colors)
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+    assert explained or name == "vimbre"  # vimbre is won by a connection, not a count
+
+
+def test_robble_describes_a_placements_push_flip_and_removal():
+    """The rules page's example (rules/robble.md, "One placement, three effects")."""
+    game = boardlab.from_position("robble 5 5/5/2X2/1O1OX/2O2 black pie=no swap=no")
+    game.play("c2")
+    text, marks = web_view.last_move(game, web_view.board_cells(game))
+    assert text == "Black placed c2: pushed c3 to c4 and b2 to a2; flipped d2; removed c1"
+    assert marks == {"pushed": [["c3", "c4"], ["b2", "a2"]], "flipped": ["d2"], "removed": ["c1"]}
+
+
+@pytest.mark.parametrize("moves, said", [
+    (["c3", "button", "pass", "pass", "done", "accept"],
+     "White accepted the proposal, which removes nothing: the game is scored"),
+    (["c3", "button", "pass", "pass", "done"], "Black proposed to remove nothing"),
+    (["c3", "button"], "White took the button (half a point)"),
+])
+def test_yugo_says_what_an_answer_did(moves, said):
+    game = boardlab.new_game("yugo", 5)
+    for m in moves:
+        game.play(m)
+    assert web_view.last_move(game, web_view.board_cells(game))[0] == said

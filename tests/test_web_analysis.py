@@ -254,3 +254,32 @@ def test_socket_refuses_a_flood(client):
             m = ws.receive_json()
             codes.append(m["type"] if m["type"] != "error" else m["error"]["code"])
     assert codes.count("stopped") >= 20 and "rate_limited" in codes, codes
+
+
+# ---------------------------------------------------------------- the board editor's positions
+def test_setup_turns_the_editors_pieces_into_a_position_or_says_why_not(client):
+    kinds = {k["name"]: k for k in client.get("/api/kinds").json()}
+    assert {"token": "b", "type": "stack", "color": "blue"} in kinds["pilo"]["pieces"]
+    cells = [None] * 25
+    cells[12], cells[0] = {"token": "X"}, {"token": "O"}
+    r = client.post("/api/analysis/setup", json={"game": "robble", "size": 5, "cells": cells,
+                                                 "to_move": "white", "options": {"pie": False}})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["position"] == "robble 5 5/5/2X2/5/O4 white pie=no swap=no"
+    assert v["cells"][12] == {"type": "stone", "color": "black"} and "c3" not in v["legal"]
+    assert "black moves first" in _error(client.post("/api/analysis/setup", json={
+        "game": "robble", "size": 5, "cells": [None] * 25, "to_move": "white"}), 400, "bad_position")
+    assert "cells[3]: 'Q' is not a robble piece" in _error(client.post("/api/analysis/setup", json={
+        "game": "robble", "size": 5, "cells": [None] * 3 + [{"token": "Q"}] + [None] * 21,
+        "to_move": "black"}), 400, "bad_position")
+    assert "cells: 25" in _error(client.post("/api/analysis/setup", json={
+        "game": "robble", "size": 5, "cells": [None] * 24, "to_move": "black"}), 400, "bad_position")
+    stack = [None] * 25
+    stack[12] = {"token": "b"}                   # pilo: who played last, from who is to move
+    assert client.post("/api/analysis/setup", json={
+        "game": "pilo", "size": 5, "cells": stack, "to_move": "orange",
+        "options": {"pie": False}}).json()["position"].endswith("last=blue")
+    stack[12] = {"token": "b", "height": 2}
+    assert "unreachable board" in _error(client.post("/api/analysis/setup", json={
+        "game": "pilo", "size": 5, "cells": stack, "to_move": "orange"}), 400, "bad_position")

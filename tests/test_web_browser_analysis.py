@@ -1,18 +1,17 @@
-"""Real-browser tests of the analysis mode (analysis.js): Playwright on chromium.
+"""Real-browser tests of the analysis mode (static/analysis/): Playwright on chromium.
 
 A hot-seat robble game is played by clicks, then analysed: the panel shows
-candidates (drawn on the board, a line previewed on hover) within a second
-or two, the whole game is analysed with a progress bar into a win-rate
-graph whose points jump to their ply, and a variation played on the
-analysis board is kept in the downloaded record. The real server runs as a
+candidates (drawn on the board, a line previewed on hover; how soon they
+come is bench/web_analysis.py's to measure), the whole game is analysed
+with a progress bar into a win-rate graph whose points jump to their ply,
+and a variation played on the analysis board is kept in the downloaded
+record. The real server runs as a
 subprocess (its engine workers warm their kernels at start).
 """
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import time
 
 import pytest
@@ -90,11 +89,8 @@ def analysis(page) -> dict:
 def test_panel_shows_candidates_on_the_board_and_previews_a_line(page):
     moves = hot_seat_robble(page, 4)
     page.click("#btn-analyse")
-    started = time.perf_counter()
+    # how soon they come is bench/web_analysis.py's figure, not a test's bound
     page.wait_for_selector("#an-cands [data-candidate]")
-    first = time.perf_counter() - started
-    print(f"first candidates after {first:.2f} s")   # the figure docs/web.md reports
-    assert first < 5
     page.wait_for_function("() => window.boardlab.analysis().analysis.done", timeout=TIMEOUT)
     page.mouse.move(5, 5)                         # not over a candidate: no preview
     page.wait_for_function("() => document.querySelector('#an-board').dataset.preview === 'no'")
@@ -150,14 +146,12 @@ def test_whole_game_graph_click_jumps_and_marks(page):
     game = analysis(page)["game"]
     assert [j["move"] for j in game["judgements"]] == moves
     for color in ("black", "white"):
-        row = page.eval_on_selector_all(f'#an-counts tr[data-color="{color}"] td',
+        row = page.eval_on_selector_all(f'#an-counts tr[data-color="{color}"] td[data-label]',
                                         "tds => tds.map(t => +t.textContent)")
         assert row == [game["counts"][color][k] for k in ("inaccuracy", "mistake", "blunder")]
     shots = ROOT / "test-artifacts" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / "analysis.png"), full_page=True)
-    if os.environ.get("BOARDLAB_UPDATE_DOCS") == "1":  # the copy docs/web.md shows
-        shutil.copy2(shots / "analysis.png", ROOT / "docs" / "screenshots" / "analysis.png")
+    page.screenshot(path=str(shots / "analysis-whole-game.png"), full_page=True)
     labelled = page.eval_on_selector_all("#an-graph [data-label]", "ds => ds.map(d => +d.dataset.graphPly)")
     assert labelled == [j["ply"] + 1 for j in game["judgements"] if j["label"]]
 

@@ -96,7 +96,9 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
         assert "Player 2" in ann.inner_text("#players") and "Ann" in bob.inner_text("#players")
         assert live(bob)["you"] == {"seat": 1, "color": "white"}
         assert live(eve)["you"] == "spectator"
-        assert eve.is_disabled("#btn-resign") and eve.is_hidden("#online-links")
+        # a spectator is offered nothing it cannot do
+        assert eve.is_hidden("#btn-resign") and eve.is_hidden("#btn-undo")
+        assert eve.is_hidden("#online-links")
         # they play to the end, each in their own browser, moves arriving by socket
         rng = random.Random(3)
         ply = 0

@@ -8,15 +8,20 @@ chromium is missing. Small boards keep the module to about a minute.
 
 from __future__ import annotations
 
-import json
-import random
-import re
-
-import httpx
 import pytest
 
 import boardlab
-from browser_support import BROWSER_MARKS, Server, launch_chromium
+from browser_support import (
+    BROWSER_MARKS,
+    Server,
+    api_game,
+    api_play,
+    api_random_to_end,
+    http,
+    launch_chromium,
+    learn_owners,
+    share_owners,
+)
 
 pytestmark = BROWSER_MARKS
 TIMEOUT = 20_000  # ms
@@ -84,63 +89,6 @@ def test_standalone_rules_page_draws_diagrams(browser, server):
     assert pg.locator("figure.board-diagram >> nth=1 >> [data-point=c5] text.stack-h").text_content() == "2"
     ctx.close()
     assert not errors, errors
-
-
-# ---------------------------------------------------------------- set-ups through the API
-#: owner tokens of the games the API helpers made (the server is not --public):
-#: sent with each request for that game and put in the page's localStorage,
-#: as the app does for games it creates itself
-OWNERS: dict[str, str] = {}
-_GID = re.compile(r"/api/games/([^/?]+)")
-
-
-def http(method: str, url: str, **kw) -> httpx.Response:
-    m = _GID.search(url)
-    headers = dict(kw.pop("headers", None) or {})
-    if m and m.group(1) in OWNERS:
-        headers.setdefault("X-Seat-Token", OWNERS[m.group(1)])
-    if url.rstrip("/").endswith("/api/games") and method == "GET":
-        headers.setdefault("X-Owner-Tokens", ",".join(OWNERS.values()))
-    kw.setdefault("timeout", 30)
-    r = httpx.request(method, url, headers=headers, **kw)
-    data = r.json() if r.headers.get("content-type", "").startswith("application/json") else None
-    if isinstance(data, dict) and isinstance(data.get("tokens"), dict) and data["tokens"].get("owner"):
-        OWNERS[data["id"]] = data["tokens"]["owner"]
-    return r
-
-
-def learn_owners(page) -> None:
-    """Take the tokens of the games the page made itself."""
-    OWNERS.update(page.evaluate("() => JSON.parse(localStorage.getItem('boardlab-owners') || '{}')"))
-
-
-def share_owners(page) -> None:
-    """Give the page the tokens of the games made through the API."""
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", ["boardlab-owners", json.dumps(OWNERS)])
-
-
-def api_game(server, **body) -> dict:
-    body = {"size": 5, "options": {}, "opponent": "human"} | body
-    r = http("POST", server.url + "/api/games", json=body)
-    assert r.status_code in (200, 201), r.text
-    return r.json()
-
-
-def api_play(server, st: dict, moves: list[str]) -> dict:
-    for move in moves:
-        r = http("POST", f"{server.url}/api/games/{st['id']}/moves", json={"move": move, "ply": st["ply"]},
-                       timeout=30)
-        assert r.status_code == 200, r.text
-        st = r.json()
-    return st
-
-
-def api_random_to_end(server, st: dict, seed: int, avoid=("swap",)) -> dict:
-    rng = random.Random(seed)
-    while not st["over"]:
-        legal = [m for m in st["legal"] if m not in avoid] or st["legal"]
-        st = api_play(server, st, [rng.choice(legal)])
-    return st
 
 
 def show(page, server, gid: str, ply: int | None = None) -> None:
@@ -309,7 +257,11 @@ def test_review_shows_each_positions_own_scores(page, server):
 def test_live_scores_say_what_they_count(page, server):
     st = api_play(server, api_game(server, game="pilo", options={"pie": False}), ["c3"])
     show(page, server, st["id"])
-    assert "if the game ended now" in page.inner_text("#score-note")
+    note = page.inner_text("#score-note")
+    assert note.startswith("The count now.") and "patch" in note and "squares" in note
+    assert page.locator("#board rect.tint").count() == 0          # shown on request only
+    page.check("#show-count")
+    assert page.locator("#board rect.tint").count() == len(st["score_parts"]["points"]["blue"]) > 0
 
 
 def test_pilo_last_move_mark_leaves_the_stack_height_readable(page, server):
@@ -364,8 +316,11 @@ def test_yugo_territory_is_shaded_at_the_end(page, server):
     assert end["over"]
     show(page, server, end["id"])
     assert len(end["hints"]["territory"]["black"]) == 24
+    assert page.is_checked("#show-count")                  # at the end the count is shown
+    page.uncheck("#show-count")                            # the territory stays shaded
     assert page.locator('#board [data-point="a1"] rect.tint').count() == 1
     assert page.locator('#board [data-point="c3"] rect.tint').count() == 0  # the pawn's own point
+    assert "territory 24 + pieces 1" in page.inner_text("#score-note")
 
 
 def test_board_flip_and_the_second_color_sees_it_from_their_side(page, server):

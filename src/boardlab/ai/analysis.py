@@ -24,6 +24,7 @@ must stand clear of that noise.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -302,6 +303,49 @@ def judge(game: Game, analyses: Sequence[Analysis], ply: int, move: int,
                      label, glyph)
 
 
+def move_accuracy(before: float, after: float) -> float:
+    """How good a move was, 0..100, from the mover's win probability before
+    and after it: lichess's curve (``103.17 e^(-0.0435 d) - 3.17`` of the drop
+    ``d`` in percentage points, plus its 1-point allowance for noise), so
+    the figure reads as lichess's does. A move that raises the win
+    probability scores 100."""
+    drop = (before - after) * 100.0
+    if drop <= 0:
+        return 100.0
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * drop) - 3.166924740191411
+    return min(100.0, max(0.0, raw + 1.0))
+
+
+def accuracy(judged: Sequence[tuple[str, float, float]],
+             wins: Sequence[float]) -> dict[str, float]:
+    """Each player's accuracy, 0..100, as lichess computes it: the mean of a
+    volatility-weighted mean and the harmonic mean of their moves'
+    :func:`move_accuracy`. ``judged``: (mover, before, after) per move, the
+    mover's win probabilities; ``wins``: the first color's win probability
+    at each position (0 .. moves), whose spread over a window of moves
+    weighs the moves of a tense stretch more than those of a decided one.
+    A player without a move is left out."""
+    n = len(judged)
+    window = min(8, max(2, n // 10))
+    series = [float(w) * 100.0 for w in wins] or [50.0]
+    weights = []
+    for i in range(n):
+        lo = max(0, min(i, len(series) - window))
+        part = series[lo:lo + window] or series
+        mean = sum(part) / len(part)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in part) / len(part))
+        weights.append(min(12.0, max(0.5, spread)))
+    per: dict[str, list[tuple[float, float]]] = {}
+    for (mover, before, after), weight in zip(judged, weights, strict=True):
+        per.setdefault(mover, []).append((move_accuracy(before, after), weight))
+    out = {}
+    for mover, rows in per.items():
+        weighted = sum(a * w for a, w in rows) / sum(w for _, w in rows)
+        harmonic = len(rows) / sum(1.0 / max(a, 1e-9) for a, _ in rows)
+        out[mover] = round((weighted + harmonic) / 2.0, 1)
+    return out
+
+
 @dataclass
 class GameAnalysis:
     """Every position of a game analysed, and every move judged."""
@@ -309,6 +353,12 @@ class GameAnalysis:
     analyses: list[Analysis]              # one per position not over (before each move, and the last)
     judgements: list[Judgement]
     wins: list[dict[str, float]] = field(default_factory=list)  # per position, for the graph
+
+    def accuracy(self) -> dict[str, float]:
+        """Each player's accuracy, 0..100 (:func:`accuracy`)."""
+        first = next(iter(self.wins[0]), None) if self.wins else None  # the first color
+        series = [w.get(first, 0.5) for w in self.wins] if first else []
+        return accuracy([(j.mover, j.before, j.after) for j in self.judgements], series)
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Inaccuracies, mistakes and blunders per color."""

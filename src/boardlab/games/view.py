@@ -31,9 +31,24 @@ class's module, as ``boardlab.research.tensors`` finds ``<game>_tensors``):
 ``mid_turn(game, legal)`` (optional)
     whether the mover is inside a turn the web must not hand over (default:
     ``game.is_mid_turn``).
+``describe(before, move, after, cells_before, cells_after)`` (optional)
+    what ``move`` (played at ``before``, giving ``after``) did, for a
+    player: ``{"text": "played c3: pushed d3 to e3", "pushed": [[from,
+    to]], "flipped": [points], "removed": [points]}`` (``text`` follows
+    "<Color> "; the lists are board marks, each optional); None for the
+    plain words ("played c3", "passed", "swapped ...").
+``setup_fields(game_class, to_move)`` (optional)
+    the state fields a position set up on the web's board editor takes for
+    what the editor does not ask (pilo's ``last``: who made the last board
+    play), as position-text ``key: value`` pairs.
+``score_parts(game, cells, fields)`` (optional)
+    what the score shown is made of: ``{"text": words, "totals": {color:
+    score}, "points": {color: [points that count]}}``; ``totals`` equal the
+    scores the page shows (a test holds them to the rules engine's), the
+    points are shaded on request. None where there is nothing to explain.
 
-The helpers below (:func:`components`, :func:`names`, :func:`flood`) are for
-those functions.
+The helpers below (:func:`components`, :func:`names`, :func:`flood`,
+:func:`cancel_pairs`) are for those functions.
 """
 
 from __future__ import annotations
@@ -111,4 +126,38 @@ def components(cells: list[dict | None], size: int, member) -> list[list[int]]:
     return out
 
 
-__all__ = ["Piece", "board_kind", "components", "flood", "hook", "names", "pieces", "shows_ownership", "view_module"]
+def cancel_pairs(first: list[list[int]], second: list[list[int]]
+                 ) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """Equal-size groups of the two colors set aside in pairs, as the
+    robble, implo (markers) and pilo (per patch) scores do: each side's
+    groups left over, and the size of each pair set aside (sorted, largest
+    first). For a size with more groups on one side, which of them are
+    "left" is arbitrary (the first found)."""
+    by_size: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+    for side, groups in enumerate((first, second)):
+        for g in groups:
+            by_size.setdefault(len(g), ([], []))[side].append(g)
+    left: tuple[list[list[int]], list[list[int]]] = ([], [])
+    pairs: list[int] = []
+    for s, (a, b) in sorted(by_size.items(), reverse=True):
+        k = min(len(a), len(b))
+        pairs += [s] * k
+        left[0].extend(a[k:])
+        left[1].extend(b[k:])
+    return left[0], left[1], pairs
+
+
+def biggest(groups: list[list[int]]) -> tuple[int, list[int]]:
+    """The largest size among ``groups`` (0 if none) and the points of every
+    group of that size."""
+    best = max((len(g) for g in groups), default=0)
+    return best, sorted(p for g in groups if len(g) == best for p in g)
+
+
+def sizes_text(groups: list[list[int]]) -> str:
+    """"5, 3, 3" (largest first), or "none"."""
+    return ", ".join(str(len(g)) for g in sorted(groups, key=len, reverse=True)) or "none"
+
+
+__all__ = ["Piece", "biggest", "board_kind", "cancel_pairs", "components", "flood", "hook",
+           "names", "pieces", "shows_ownership", "sizes_text", "view_module"]

@@ -36,3 +36,14 @@ def winning_chain(cells: list[dict | None], size: int, color: str) -> list[str]:
         if any(map(first, comp)) and any(map(last, comp)):
             out += comp
     return names(sorted(out), size)
+
+
+def describe(before: Game, move: str, after: Game, cells_before: list[dict | None],
+             cells_after: list[dict | None]) -> dict[str, Any] | None:
+    """A flip and a two-stone turn in words (the board marks both points)."""
+    if move.startswith("x"):
+        return {"text": f"flipped the enemy stone on {move[1:]}", "flipped": [move[1:]]}
+    if "," in move:
+        a, b = move.split(",")
+        return {"text": f"placed two stones, on {a} and {b}"}
+    return None

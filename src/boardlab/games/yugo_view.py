@@ -71,3 +71,71 @@ def territories(cells: list[dict | None], size: int) -> dict[str, list[str]]:
         if len(touching) == 1:
             out[touching.pop()] += comp
     return {color: names(sorted(pts), size) for color, pts in out.items()}
+
+
+def describe(before: Game, move: str, after: Game, cells_before: list[dict | None],
+             cells_after: list[dict | None]) -> dict[str, Any] | None:
+    """What a king took, and the words of the button, marking and answering."""
+    size = before.size
+    fields = before.position_fields()
+    marks = [m for m in fields.get("marks", "-").split(",") if m not in ("-", "")]
+    groups = ", ".join(marks)
+    if move == "button":
+        return {"text": "took the button (half a point)"}
+    if move.startswith("mark "):
+        return {"text": f"marked the group at {move[5:]} for removal"}
+    if move == "done":
+        return {"text": f"proposed to remove the groups at {groups}" if marks
+                else "proposed to remove nothing"}
+    if move == "accept":
+        return {"text": f"accepted: the groups at {groups} are removed and the game is scored"
+                if marks else "accepted the proposal, which removes nothing: the game is scored"}
+    if move == "reject":
+        return {"text": "rejected the proposal: the marks are cleared and play goes on"}
+    if move.startswith("k"):
+        removed = [p for p in range(size * size)
+                   if cells_before[p] is not None and cells_after[p] is None]
+        text = f"placed a king on {move[1:]}"
+        if removed:
+            text += f", removing the surrounded pawns on {', '.join(names(removed, size))}"
+        return {"text": text, "removed": names(removed, size)}
+    return None
+
+
+def score_parts(game: Game, cells: list[dict | None], fields: dict[str, str]
+                ) -> dict[str, Any] | None:
+    """Each color's territory, its pieces in groups with a liberty, the
+    enemy kings in groups without one, the button and (White) the komi."""
+    size = game.size
+    colors = list(game.colors)
+    adj = grid.neighbours(size)
+    land = territories(cells, size)
+    index = grid.point_index(size)
+    parts = {c: {"territory": len(land[c]), "pieces": 0, "kings": 0} for c in colors}
+    counted: dict[str, list[int]] = {c: [index[p] for p in land[c]] for c in colors}
+    for color in colors:
+        other = colors[1 - colors.index(color)]
+        for group in components(cells, size, lambda c, k=color: c is not None and c["color"] == k):
+            if any(cells[q] is None for p in group for q in adj[p]):
+                parts[color]["pieces"] += len(group)
+                counted[color] += group
+            else:
+                kings = [p for p in group if cells[p]["type"] == "king"]  # type: ignore[index]
+                parts[other]["kings"] += len(kings)
+                counted[other] += kings
+    button = fields.get("button", "-")
+    komi = float(game.options.get("komi", 0))
+    totals = {}
+    words = []
+    for i, color in enumerate(colors):
+        p = parts[color]
+        extra = (0.5 if button == color else 0.0) + (komi if i == 1 else 0.0)
+        totals[color] = float(p["territory"] + p["pieces"] + p["kings"]) + extra
+        sums = [f"territory {p['territory']}", f"pieces {p['pieces']}", f"kings taken {p['kings']}"]
+        if button == color:
+            sums.append("button ½")
+        if i == 1 and komi:
+            sums.append(f"komi {komi:g}")
+        words.append(f"{color}: {' + '.join(sums)} = {totals[color]:g}")
+    return {"text": "; ".join(words) + ".", "totals": totals,
+            "points": {c: names(sorted(set(counted[c])), size) for c in colors}}

@@ -9,9 +9,13 @@
      "moves": ["e5", "swap", "d4", "@c3"], "turns": [[0], [1], [2, 3]],
      "comments": {"0": "a comment before the first move", "3": "after move 3"},
      "tags": {"Event": "club night"}, "scores": {"black": 1.0, "white": 2.0},
+     "nags": {"3": [2]},
      "variations": {"2": [{"moves": ["c4", "@c4"], "comments": {"0": "idea", "1": "x"},
                            "variations": {"1": [{"moves": ["@b4"]}]}}]}}
 
+``nags`` maps a ply count ``k`` (1 .. moves) to the Numeric Annotation
+Glyphs of the k-th move (``[2]``: a mistake, as PGN's ``$2``); a line may
+have its own ``nags`` likewise (``"i"``: its i-th move).
 ``variations`` maps a ply count ``k`` to the lines played instead of
 ``moves[k]``; each line has the main line's shape: ``moves``, ``comments``
 (``"0"`` before its first move, ``"i"`` after its i-th) and its own
@@ -22,7 +26,7 @@ so JSON nests only as deep as the variations do.
 On input ``format``, ``version``, ``turns`` and ``scores`` are optional and
 ``turns``/``scores`` are ignored (they are recomputed by the replay);
 ``options``, ``players``, ``date``, ``termination``, ``position``,
-``comments``, ``tags`` and ``variations`` are optional too. Unknown keys are
+``comments``, ``tags``, ``nags`` and ``variations`` are optional too. Unknown keys are
 an error.
 """
 
@@ -46,14 +50,14 @@ from .model import (
     result_words,
 )
 from .results import Problem, describe, settle_result
-from .tree import Node
+from .tree import Node, check_nags
 
 FORMAT = "boardlab-record"
 VERSION = 1
 _KEYS = {"format", "version", "game", "size", "options", "players", "date", "result",
          "termination", "position", "moves", "turns", "comments", "tags", "scores",
-         "variations"}
-_LINE_KEYS = {"moves", "comments", "variations"}
+         "variations", "nags"}
+_LINE_KEYS = {"moves", "comments", "variations", "nags"}
 
 
 def to_dict(record: Record) -> dict[str, Any]:
@@ -78,6 +82,7 @@ def to_dict(record: Record) -> dict[str, Any]:
         "scores": outcome.scores if outcome is not None else None,
         "variations": {str(k): [_line_to_dict(n) for n in v]
                        for k, v in sorted(record.variations.items())},
+        "nags": {str(k): list(v) for k, v in sorted(record.nags.items())},
     }
 
 
@@ -90,6 +95,9 @@ def _line_to_dict(first: Node) -> dict[str, Any]:
         comments = {"0": first.starting_comment, **comments}
     if comments:
         line["comments"] = comments
+    nags = {str(i + 1): list(n.nags) for i, n in enumerate(nodes) if n.nags}
+    if nags:
+        line["nags"] = nags
     alternatives = {str(i): [_line_to_dict(alt) for alt in parent.variations[1:]]
                     for i, parent in enumerate(nodes[:-1], start=1) if len(parent.variations) > 1}
     if alternatives:
@@ -140,6 +148,10 @@ def _line_from_dict(data: Any, where: str) -> Node:
         notes[ply] = text
     first = Node.line(moves, notes)
     nodes = [first, *first.mainline()]
+    for ply, value in _nags_from_dict(data.get("nags"), f"{where}.nags").items():
+        if ply > len(moves):
+            raise RecordError(f"NAGs at {ply}: must be 1..{len(moves)}", where=f"{where}.nags")
+        nodes[ply - 1].nags = value
     alternatives = data.get("variations") or {}
     if not isinstance(alternatives, dict):
         raise RecordError(f"must be an object, got {alternatives!r}",
@@ -152,6 +164,21 @@ def _line_from_dict(data: Any, where: str) -> Node:
                               where=f"{where}.variations")
         nodes[ply - 1].variations.extend(_lines_from_dict(lines, f"{where}.variations.{key}"))
     return first
+
+
+def _nags_from_dict(value: Any, where: str) -> dict[int, tuple[int, ...]]:
+    """``{"k": [n, ...]}`` as ply -> NAGs (k >= 1; the numbers are checked)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError(f"must be an object, got {value!r}", where=where)
+    out: dict[int, tuple[int, ...]] = {}
+    for key, nags in value.items():
+        ply = _ply_key(key, where)
+        if ply < 1:
+            raise RecordError("a NAG belongs to a move: plies from 1", where=where)
+        out[ply] = check_nags(nags, f"{where}.{key}")
+    return out
 
 
 def to_json(record: Record, indent: int | None = 2) -> str:
@@ -267,10 +294,12 @@ def from_dict(data: dict[str, Any]) -> Record:
     date = _want(data, "date", str) or UNKNOWN_DATE
     variations = {_ply_key(k, "variations"): _lines_from_dict(v, f"variations.{k}")
                   for k, v in (_want(data, "variations", dict) or {}).items()}
+    nags = _nags_from_dict(data.get("nags"), "nags")
     try:
         return assemble(game, start=position, turn_starts=turn_starts, players=players,
                         date=date, result=result, termination=termination, extra=tags,
-                        comments=comments, variations=variations, start_game=start)
+                        comments=comments, variations=variations, start_game=start,
+                        nags=nags)
     except RecordError as exc:  # assemble names the field at fault
         raise RecordError(exc.reason, where=exc.where or "record") from None
 

@@ -20,7 +20,7 @@ from ..core.outcome import Outcome, Termination
 from ..errors import GameOverError, IllegalMoveError
 from .errors import RecordError
 from .results import DRAW, UNFINISHED, Problem, settle_result
-from .tree import Node, build_tree, check_variations, split_tree
+from .tree import Node, build_tree, check_nags, check_variations, split_tree
 
 UNKNOWN_DATE = "????.??.??"
 UNKNOWN_PLAYER = "?"
@@ -129,8 +129,10 @@ class Record:
     move. ``variations`` maps a ply count ``k`` to the alternative lines
     played from the position after ``k`` moves instead of ``moves[k]``
     (:class:`~boardlab.records.tree.Node` trees, checked and canonical);
-    :meth:`tree` shows everything as one tree. Two records are equal when
-    all of this but the game object is.
+    ``nags`` maps a ply count ``k`` (1 .. len(moves)) to the Numeric
+    Annotation Glyphs of the k-th move (PGN's ``$2``: a mistake; see
+    :mod:`boardlab.records.evaluations`). :meth:`tree` shows everything as
+    one tree. Two records are equal when all of this but the game object is.
     """
 
     game: Game = field(compare=False, repr=False)
@@ -143,6 +145,7 @@ class Record:
     start: str | None = None
     turn_starts: list[int] = field(default_factory=list)
     variations: dict[int, list[Node]] = field(default_factory=dict)
+    nags: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ views
     @property
@@ -201,7 +204,7 @@ class Record:
         move and the comment before the first move; in every node's
         ``variations`` the main line comes first. A copy: changing it does not
         change the record (build a new one with :meth:`from_tree`)."""
-        return build_tree(self.moves, self.comments, self.variations)
+        return build_tree(self.moves, self.comments, self.variations, self.nags)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -213,7 +216,7 @@ class Record:
         line is the record's moves, the rest its variations. The other
         arguments are :meth:`from_game`'s. RecordError(where="moves") for an
         illegal main-line move, where="variations" for a bad variation."""
-        moves, comments, variations = split_tree(root)
+        moves, comments, variations, nags = split_tree(root)
         game = start.copy()
         for i, move in enumerate(moves):
             try:
@@ -222,14 +225,16 @@ class Record:
                 raise RecordError(f"main-line move {i + 1}: illegal move {move!r}: "
                                   f"{exc.reason}", where="moves") from None
         return cls.from_game(game, players, date=date, tags=tags, comments=comments,
-                             resigned=resigned, timeout=timeout, variations=variations)
+                             resigned=resigned, timeout=timeout, variations=variations,
+                             nags=nags)
 
     @classmethod
     def from_game(cls, game: Game, players: Mapping[str, str] | None = None, *,
                   date: str | None = None, tags: Mapping[str, str] | None = None,
                   comments: Mapping[int, str] | None = None, resigned: str | None = None,
                   timeout: str | None = None,
-                  variations: Mapping[int, Sequence[Node]] | None = None) -> Record:
+                  variations: Mapping[int, Sequence[Node]] | None = None,
+                  nags: Mapping[int, Sequence[int]] | None = None) -> Record:
         """Record a finished or unfinished game.
 
         ``players`` maps colors to names (after any swap); ``resigned`` or
@@ -237,7 +242,8 @@ class Record:
         game must then not be over; the other color wins). ``tags`` adds
         other tags (and may carry ``Date``); ``comments`` maps ply counts to
         comments; ``variations`` maps ply counts to alternative lines
-        (:class:`Node`), replayed and checked. The game is copied; its moves
+        (:class:`Node`), replayed and checked; ``nags`` maps ply counts
+        (1 .. moves) to NAGs. The game is copied; its moves
         since the start (or since it was set up from a position) are the
         record's moves.
         """
@@ -272,7 +278,7 @@ class Record:
                         turn_starts=find_turn_starts(start_game, game.action_history),
                         players=players or {}, date=date, result=result,
                         termination=termination, extra=extra, comments=comments or {},
-                        variations=variations or {}, start_game=start_game)
+                        variations=variations or {}, start_game=start_game, nags=nags)
 
 
 def clean_comment(text: str) -> str:
@@ -287,11 +293,12 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
              termination: Termination | None, extra: Mapping[str, str],
              comments: Mapping[int, str],
              variations: Mapping[int, Sequence[Node]] | None = None,
-             start_game: Game | None = None, checked: bool = False) -> Record:
+             start_game: Game | None = None, checked: bool = False,
+             nags: Mapping[int, Sequence[int]] | None = None) -> Record:
     """Build a Record whose result has already been settled; checks names and text.
 
     Each error's ``where`` names the argument at fault (``players``, ``date``,
-    ``tags``, ``comments``, ``variations``), so that JSON input can point at
+    ``tags``, ``comments``, ``variations``, ``nags``), so that JSON input can point at
     its field. Variations are replayed from ``start_game`` (the game's start,
     computed when not given) unless ``checked`` says the caller did it.
     """
@@ -341,6 +348,14 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
             raise RecordError(exc.reason, where="comments") from None
         if text:
             kept[ply] = text
+    glyphs: dict[int, tuple[int, ...]] = {}
+    for ply, value in sorted((nags or {}).items()):
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= n:
+            raise RecordError(f"NAGs at ply {ply!r}: a NAG belongs to a move, 1..{n}",
+                              where="nags")
+        found = check_nags(value, "nags")
+        if found:
+            glyphs[ply] = found
     lines: dict[int, list[Node]] = {}
     if variations and checked:
         lines = {k: list(v) for k, v in sorted(variations.items()) if v}
@@ -352,4 +367,4 @@ def assemble(game: Game, *, start: str | None, turn_starts: list[int],
         lines = check_variations(start_game, game.action_history, variations, clean_comment)
     return Record(game=game, tags=tags, moves=game.history, comments=kept, result=result,
                   termination=termination, players=names, start=start,
-                  turn_starts=list(turn_starts), variations=lines)
+                  turn_starts=list(turn_starts), variations=lines, nags=glyphs)

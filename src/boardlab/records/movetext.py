@@ -20,9 +20,14 @@ from .errors import RecordError
 from .model import Record, continues_turn
 from .results import describe
 from .source import Source
-from .tree import MAX_NESTING, Node
+from .tree import MAX_NAG, MAX_NESTING, Node
 
 TURN_NUMBER = re.compile(r"([0-9]+)\.")
+#: a Numeric Annotation Glyph, ``$2`` (PGN); and the suffixes read as one
+#: (``d4?`` is ``d4 $2``), as PGN's import format allows
+NAG_WORD = re.compile(r"\$([0-9]{1,3})\Z")
+_SUFFIX = re.compile(r"(.+?)(!!|\?\?|!\?|\?!|!|\?)\Z")
+SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 ALL_RESULTS = ("black", "white", "blue", "orange", "draw", "*")
 _WORD_ENDS = "{}[()"
 
@@ -85,6 +90,7 @@ class MoveText:
     variations: dict[int, list[Node]]
     result: str
     result_at: int
+    nags: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 def read_moves(src: Source, game: Game, words: tuple[str, ...]) -> MoveText:
@@ -95,6 +101,7 @@ def read_moves(src: Source, game: Game, words: tuple[str, ...]) -> MoveText:
     comments: dict[int, str] = {}
     turn_starts: list[int] = []
     variations: dict[int, list[Node]] = {}
+    nags: dict[int, tuple[int, ...]] = {}
     while True:
         line = stack[-1]
         src.skip_blanks()
@@ -167,14 +174,40 @@ def read_moves(src: Source, game: Game, words: tuple[str, ...]) -> MoveText:
                 where = "line {}, column {}".format(*src.where(at))
                 raise src.error(line.opened_at or 0, "unclosed variation: '(' without a "
                                 f"matching ')' before the result {word!r} ({where})")
-            return MoveText(turn_starts, comments, variations, word, at)
+            return MoveText(turn_starts, comments, variations, word, at, nags)
+        nag = NAG_WORD.match(word)
+        if nag is not None:
+            _annotate(src, line, main, nags, int(nag.group(1)), at)
+            continue
         move = _mark(src, word)
+        suffix = _SUFFIX.match(move)
+        if suffix is not None:
+            move = suffix.group(1)
         played = _play(src, line, move, at)
         if line is main:
             if not line.before[1]:
                 turn_starts.append(len(game) - 1)
         else:
             _attach(line, played)
+        if suffix is not None:
+            _annotate(src, line, main, nags, SUFFIX_NAGS[suffix.group(2)], at)
+
+
+def _annotate(src: Source, line: _Line, main: _Line, nags: dict[int, tuple[int, ...]],
+              nag: int, at: int) -> None:
+    """Give the move just read (of the main line or of ``line``) the NAG ``nag``."""
+    if line.numbered_at is not None:
+        raise src.error(line.numbered_at, f"turn number '{line.turn}.' has no move after it")
+    if nag > MAX_NAG:
+        raise src.error(at, f"NAG ${nag}: a NAG is $0..${MAX_NAG}")
+    if line.moves == 0:
+        raise src.error(at, f"NAG ${nag} before any move: a NAG follows the move it judges")
+    if line is main:
+        ply = len(line.game)
+        nags[ply] = (*nags.get(ply, ()), nag)
+    else:
+        assert line.last is not None
+        line.last.nags = (*line.last.nags, nag)
 
 
 def _mark(src: Source, word: str) -> str:
@@ -269,6 +302,7 @@ def move_units(record: Record) -> list[str]:
             units.append(f"{turn}. {move}")
         else:
             units.append(move)
+        units.extend(f"${n}" for n in record.nags.get(i + 1, ()))
         _comment_units(record.comments.get(i + 1, ""), units)
         if game is not None:
             for node in record.variations.get(i, ()):
@@ -317,6 +351,7 @@ def _variation_units(at: Game, turn: int, turn_open: bool, first: Node,
                               "use Record.from_game or Record.from_tree after editing)",
                               where="variations") from None
         sub.append(move if turn_open else f"{turn}. {move}")
+        sub.extend(f"${n}" for n in node.nags)
         _comment_units(node.comment, sub)
         if before is not None:
             for alt in alternatives:

@@ -252,7 +252,7 @@ def _finish(src: Source, tags: _Tags, game: Game, position: str | None, found: M
         return assemble(game, start=position, turn_starts=found.turn_starts,
                         players=players, date=date, result=result, termination=termination,
                         extra=extra, comments=found.comments, variations=found.variations,
-                        checked=True)
+                        checked=True, nags=found.nags)
     except RecordError as exc:  # pragma: no cover - values were checked on the way
         raise src.error(src.pos, exc.reason) from None
 

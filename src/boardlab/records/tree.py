@@ -44,6 +44,19 @@ from .results import describe
 #: beyond any real annotation, low enough that writing (which recurses once
 #: per level) and JSON (a few levels per variation) stay inside Python's limits.
 MAX_NESTING = 100
+#: The largest Numeric Annotation Glyph (PGN's ``$0`` .. ``$255``).
+MAX_NAG = 255
+
+
+def check_nags(value: object, where: str) -> tuple[int, ...]:
+    """A move's NAGs as a tuple of whole numbers 0..255 (PGN's ``$n``, see
+    :mod:`boardlab.records.evaluations`); RecordError naming ``where``."""
+    if not isinstance(value, (list, tuple)):
+        raise RecordError(f"NAGs are a list of numbers, got {value!r}", where=where)
+    for n in value:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NAG:
+            raise RecordError(f"a NAG is a whole number 0..{MAX_NAG}, got {n!r}", where=where)
+    return tuple(value)
 
 
 class Node:
@@ -52,19 +65,21 @@ class Node:
     ``move`` is the move in canonical notation (None only for the root of
     :meth:`Record.tree`); ``comment`` the comment written after it;
     ``starting_comment`` a comment written before it, which only the first
-    move of a variation can have (``( {idea} 5. d3 ...)``); ``variations``
+    move of a variation can have (``( {idea} 5. d3 ...)``); ``nags`` the
+    move's Numeric Annotation Glyphs (``$2`` a mistake, ...); ``variations``
     the moves that may follow, ``variations[0]`` continuing this line.
-    Equality compares moves, comments and the whole subtree.
+    Equality compares moves, comments, NAGs and the whole subtree.
     """
 
-    __slots__ = ("move", "comment", "starting_comment", "variations")
+    __slots__ = ("move", "comment", "starting_comment", "variations", "nags")
 
     def __init__(self, move: str | None = None, comment: str = "", starting_comment: str = "",
-                 variations: Iterable[Node] | None = None) -> None:
+                 variations: Iterable[Node] | None = None, nags: Iterable[int] = ()) -> None:
         self.move = move
         self.comment = comment
         self.starting_comment = starting_comment
         self.variations: list[Node] = list(variations or [])
+        self.nags: tuple[int, ...] = tuple(nags)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -145,12 +160,12 @@ class Node:
 
     def copy(self) -> Node:
         """A deep copy (iterative)."""
-        root = Node(self.move, self.comment, self.starting_comment)
+        root = Node(self.move, self.comment, self.starting_comment, nags=self.nags)
         stack = [(self, root)]
         while stack:
             src, dst = stack.pop()
             for child in src.variations:
-                new = Node(child.move, child.comment, child.starting_comment)
+                new = Node(child.move, child.comment, child.starting_comment, nags=child.nags)
                 dst.variations.append(new)
                 stack.append((child, new))
         return root
@@ -161,8 +176,8 @@ class Node:
         stack = [(self, other)]
         while stack:
             a, b = stack.pop()
-            if (a.move, a.comment, a.starting_comment, len(a.variations)) != \
-                    (b.move, b.comment, b.starting_comment, len(b.variations)):
+            if (a.move, a.comment, a.starting_comment, a.nags, len(a.variations)) != \
+                    (b.move, b.comment, b.starting_comment, b.nags, len(b.variations)):
                 return False
             stack.extend(zip(a.variations, b.variations, strict=True))
         return True
@@ -246,7 +261,8 @@ def _check_lines(at: Game, lines: Sequence[Node], where: str,
                               where="variations")
         try:
             new = Node(game.action_to_string(action), clean(node.comment or ""),
-                       clean(node.starting_comment or "") if first else "")
+                       clean(node.starting_comment or "") if first else "",
+                       nags=check_nags(node.nags, "variations"))
         except RecordError as exc:
             raise RecordError(f"{path}: {exc.reason}", where="variations") from None
         into[index] = new
@@ -264,27 +280,33 @@ def _check_lines(at: Game, lines: Sequence[Node], where: str,
 
 # ---------------------------------------------------------------- whole-game trees
 def build_tree(moves: Sequence[str], comments: Mapping[int, str],
-               variations: Mapping[int, Sequence[Node]]) -> Node:
+               variations: Mapping[int, Sequence[Node]],
+               nags: Mapping[int, Sequence[int]] | None = None) -> Node:
     """The whole game as one tree: a root without a move whose comment is
     the one before the first move; main-line nodes come first in each list."""
     root = Node(None, comments.get(0, ""))
     node = root
+    nags = nags or {}
     for ply, move in enumerate(moves):
         child = node.add_variation(move, comments.get(ply + 1, ""))
+        child.nags = tuple(nags.get(ply + 1, ()))
         node.variations.extend(line.copy() for line in variations.get(ply, ()))
         node = child
     return root
 
 
-def split_tree(root: Node) -> tuple[list[str], dict[int, str], dict[int, list[Node]]]:
-    """The inverse of :func:`build_tree`: the main line's moves, its comments
-    and the variations (copies). RecordError if the root has a move."""
+def split_tree(root: Node) -> tuple[list[str], dict[int, str], dict[int, list[Node]],
+                                    dict[int, tuple[int, ...]]]:
+    """The inverse of :func:`build_tree`: the main line's moves, its comments,
+    the variations (copies) and the main line's NAGs. RecordError if the root
+    has a move."""
     if root.move is not None:
         raise RecordError(f"the root of a game tree has no move, got {root.move!r}",
                           where="variations")
     moves: list[str] = []
     comments: dict[int, str] = {}
     variations: dict[int, list[Node]] = {}
+    nags: dict[int, tuple[int, ...]] = {}
     if root.comment:
         comments[0] = root.comment
     node = root
@@ -302,5 +324,7 @@ def split_tree(root: Node) -> tuple[list[str], dict[int, str], dict[int, list[No
         moves.append(main.move)
         if main.comment:
             comments[len(moves)] = main.comment
+        if main.nags:
+            nags[len(moves)] = tuple(main.nags)
         node = main
-    return moves, comments, variations
+    return moves, comments, variations, nags

@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--max-name", type=int, default=d.max_name, metavar="N",
                    help=f"characters of a player's name in a loaded record (default "
                         f"{d.max_name})")
+    g.add_argument("--max-analysis-bytes", type=int, default=d.max_analysis_bytes, metavar="N",
+                   help="bytes of the whole-game analysis a game keeps, as stored (default "
+                        f"{d.max_analysis_bytes}); a larger one is refused 413")
     g.add_argument("--creation-rate", type=float, nargs=2, default=d.creation_rate,
                    metavar=("PER_S", "BURST"),
                    help="new games per client: a second, burst (default "
@@ -101,6 +104,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
                     games_per_client=args.games_per_client,
                     max_record_moves=args.max_record_moves,
                     max_variation_moves=args.max_variation_moves, max_name=args.max_name,
+                    max_analysis_bytes=args.max_analysis_bytes,
                     held_per_client=args.held_per_client, socket_idle=args.socket_idle,
                     allowed_origins=tuple(args.allowed_origin),
                     work_workers=args.work_workers, work_timeout=args.work_timeout)
@@ -115,7 +119,7 @@ def argument_problem(args: argparse.Namespace) -> str | None:
         return f"--port {args.port}: a port is 0..65535"
     for name in ("engine_workers", "max_games", "max_connections", "games_per_client",
                  "max_record_moves", "max_variation_moves", "max_name", "held_per_client",
-                 "work_workers"):
+                 "work_workers", "max_analysis_bytes"):
         if getattr(args, name) < (0 if name in ("engine_workers", "max_variation_moves")
                                   else 1):
             return f"--{name.replace('_', '-')} {getattr(args, name)}: too small"

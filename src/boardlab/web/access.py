@@ -22,10 +22,14 @@ def not_found(gid: str) -> ApiError:
 def identify(live: Live, token: str | None) -> int | str | None:
     """Who holds ``token``: a seat index or "spectator" for a game by link;
     None for a game without seat tokens (its owner, when it has one, or
-    anyone in a public game). A missing or wrong token is 404, as for an
-    unknown id (:func:`not_found`). Reads only the row (``live.game`` may
-    be None: a game that no longer replays)."""
+    anyone in a public game); "spectator" for any game's share link
+    (read-only, :func:`online.matches_share`): :func:`need_seat` refuses it
+    whatever a game's other seats allow. A missing or wrong token is 404, as
+    for an unknown id (:func:`not_found`). Reads only the row (``live.game``
+    may be None: a game that no longer replays)."""
     meta = live.row.meta
+    if online.matches_share(meta.get("share_token"), token):
+        return "spectator"
     if not meta.get("online"):
         owner = meta.get("owner_hash")
         if owner is not None and not (token and len(token) <= online.MAX_TOKEN

@@ -167,12 +167,12 @@ def _whole_game(req: Request, start: boardlab.Game, actions: list[int],
                      "seconds": round(time.perf_counter() - started, 2)})
     judgements = [analysis.judge(games[i], analyses, i, a, games[i + 1])
                   for i, a in enumerate(actions)]
-    result = analysis.GameAnalysis(analyses, judgements)
     wins = [an.wins for an in analyses]
     final = games[-1]
     if final.is_over and final.outcome is not None:
         winner = final.outcome.winner
         wins.append({c: 0.5 if winner == "draw" else float(winner == c) for c in final.colors})
+    result = analysis.GameAnalysis(analyses, judgements, wins)
     out = {
         "kind": "game", "stopped": False, "total": len(todo),
         "seconds": round(time.perf_counter() - started, 2),
@@ -182,6 +182,7 @@ def _whole_game(req: Request, start: boardlab.Game, actions: list[int],
                         "drop": round(j.drop, 4), "best": j.best, "label": j.label,
                         "glyph": j.glyph} for j in judgements],
         "counts": result.counts(),
+        "accuracy": result.accuracy(),
         "plies": plies,
         "thresholds": [{"drop": t, "label": name, "glyph": g}
                        for t, name, g in analysis.THRESHOLDS],

@@ -46,6 +46,9 @@ class Clocks:
             remaining = [float(r) for r in c["remaining"]]
         if d is not None:
             remaining[d[0]] = max(0.0, d[1] - now)
+        flagged = (live.row.result or {}).get("flagged")
+        if flagged in live.game.colors:  # its time ran out: 0, not what it had at its last move
+            remaining[live.seat_of(flagged)] = 0.0
         return {"kind": c["kind"], "seconds": c["seconds"], "increment": c["increment"],
                 "remaining": remaining, "running": None if d is None else d[0]}
 

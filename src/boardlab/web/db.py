@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from boardlab.errors import BoardlabError
 
@@ -56,6 +56,13 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 CREATE TABLE IF NOT EXISTS schema_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS games_by_client ON games (json_extract(meta, '$.client'));
+-- a game's whole-game analysis (web/review.py); added without a version
+-- change: an older boardlab ignores the table, and deleting a game deletes it
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id  TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    data     TEXT NOT NULL,            -- JSON: moves, wins, judgements, plies, ...
+    created  REAL NOT NULL
+);
 """
 
 
@@ -106,6 +113,25 @@ class UndoAnswer(TypedDict):
     by: int
     accepted: bool
     ply: int
+    #: the game's ply after the answer: the asker is told while the game
+    #: stands there (absent in answers stored before it was kept)
+    at: NotRequired[int]
+
+
+class Rematch(TypedDict):
+    """A finished game by link's rematch (``meta.rematch``): the new game and
+    the seat that asked for it."""
+
+    id: str
+    by: int
+
+
+class AnalysisSummary(TypedDict):
+    """What the meta says of the game's stored whole-game analysis
+    (``review.summary``; the analysis itself is in the ``analyses`` table)."""
+
+    moves: int
+    source: Literal["engine", "record"]
 
 
 class GameMeta(TypedDict, total=False):
@@ -132,10 +158,17 @@ class GameMeta(TypedDict, total=False):
     #: its computer's moves keep their fair share after a restart, and its
     #: games count against its ``games_per_client``
     client: str
+    #: the read-only share link's token (``POST /api/games/{id}/share``): kept
+    #: as it is, not hashed, so its holders can be given the same link again
+    share_token: str
+    #: the stored whole-game analysis (``analyses`` table), summed up
+    analysis: AnalysisSummary
+    #: a finished game by link: its rematch
+    rematch: Rematch
 
 
-#: the meta keys no answer shows: the hashes of tokens, the creator's id
-SECRET_META = ("spectator_hash", "owner_hash", "client")
+#: the meta keys no answer shows: the hashes of tokens, the share token, the creator's id
+SECRET_META = ("spectator_hash", "owner_hash", "client", "share_token")
 
 
 @dataclass
@@ -274,10 +307,27 @@ class Store:
                 meta[key] = value
         self.update(row.id, meta=meta)  # type: ignore[arg-type]  # keys are GameMeta's
         row.meta = meta  # type: ignore[assignment]
+    def save_analysis(self, row: GameRow, data: dict[str, Any],
+                      summary: dict[str, Any]) -> None:
+        """Keep a game's whole-game analysis (replacing one) and its summary
+        in the meta (``meta.analysis``), in one transaction; then in ``row``."""
+        meta: dict[str, Any] = {**row.meta, "analysis": summary}
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO analyses (game_id, data, created) "
+                              "VALUES (?,?,?)", (row.id, json.dumps(data), time.time()))
+            self.conn.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), row.id))
+        row.meta = meta  # type: ignore[assignment]  # keys are GameMeta's
+
+    def load_analysis(self, gid: str) -> dict[str, Any] | None:
+        """A game's stored whole-game analysis (web/review.py), or None."""
+        found = self.conn.execute("SELECT data FROM analyses WHERE game_id=?",
+                                  (gid,)).fetchone()
+        return None if found is None else json.loads(found[0])
 
     def delete(self, gid: str) -> bool:
         with self._tx():
             self.conn.execute("DELETE FROM moves WHERE game_id=?", (gid,))
+            self.conn.execute("DELETE FROM analyses WHERE game_id=?", (gid,))
             cur = self.conn.execute("DELETE FROM games WHERE id=?", (gid,))
         return cur.rowcount > 0
 

@@ -41,6 +41,15 @@ def matches(stored_hash: str | None, token: str) -> bool:
     return hmac.compare_digest(stored_hash, token_hash(token))
 
 
+def matches_share(share: str | None, token: str | None) -> bool:
+    """Whether ``token`` is a game's share token (a read-only link). Unlike a
+    seat token it is stored as it is, so the owner can be given the same link
+    again: it only lets one read what the database it is stored in holds."""
+    if not share or not token or len(token) > MAX_TOKEN:
+        return False
+    return hmac.compare_digest(share.encode(), token.encode("utf-8", "replace"))
+
+
 def owner_tokens(header: str | None) -> list[str]:
     """The owner tokens a browser sends with the list (comma-separated): at
     most :data:`MAX_OWNER_TOKENS`, each at most :data:`MAX_TOKEN` long."""

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import boardlab
 from boardlab import records
+
+from . import review
 
 
 class RecordProblem(ValueError):
@@ -26,6 +29,8 @@ class Imported:
     result: dict[str, Any] | None = None
     #: the record's variations as the page keeps them (see :func:`variations_json`)
     variations: list[dict[str, Any]] = field(default_factory=list)
+    #: the whole-game analysis the record carries (``review.from_record``), or None
+    analysis: dict[str, Any] | None = None
 
 
 #: variation moves a game may keep (all lines together), and how deep they may nest
@@ -43,6 +48,8 @@ class Caps:
     moves: int = 2000
     variation_moves: int = MAX_VARIATION_MOVES
     name: int = 100
+    #: bytes of the analysis its evaluations make, as stored (``review.check_size``)
+    analysis_bytes: int = 1024 * 1024
 
 
 def scrub(text: str) -> str:
@@ -54,12 +61,16 @@ def scrub(text: str) -> str:
 
 def _record(game: boardlab.Game, players: dict[str, str], resigned: str | None,
             date: str | None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> records.Record:
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> records.Record:
     """The record; the stored ``variations`` that still fit the game (one
-    kept before the main line was taken back past it is left out)."""
+    kept before the main line was taken back past it is left out), and the
+    stored whole-game ``analysis`` as evaluations and NAGs."""
     players = {color: scrub(name) for color, name in players.items()}
+    comments, nags = review.annotations_of(analysis, list(game.colors)) if analysis else ({}, {})
     return records.Record.from_game(game, players, date=date, resigned=resigned, timeout=timeout,
-                                    variations=_fitting(game, variations or []))
+                                    variations=_fitting(game, variations or []),
+                                    comments=comments, nags=nags)
 
 
 def _fitting(game: boardlab.Game, variations: list[dict[str, Any]]
@@ -109,14 +120,17 @@ def _line_fits(at: boardlab.Game, v: dict[str, Any]) -> bool:
 
 def to_text(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
             date: str | None = None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> str:
-    return records.format(_record(game, players, resigned, date, timeout, variations))
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> str:
+    return records.format(_record(game, players, resigned, date, timeout, variations, analysis))
 
 
 def to_json(game: boardlab.Game, players: dict[str, str], resigned: str | None = None,
             date: str | None = None, timeout: str | None = None,
-            variations: list[dict[str, Any]] | None = None) -> str:
-    return records.to_json(_record(game, players, resigned, date, timeout, variations))
+            variations: list[dict[str, Any]] | None = None,
+            analysis: dict[str, Any] | None = None) -> str:
+    return records.to_json(_record(game, players, resigned, date, timeout, variations,
+                                   analysis))
 
 
 # ---------------------------------------------------------------- variations
@@ -202,10 +216,14 @@ def parse(text: str, caps: Caps = Caps()) -> Imported:
                             "of a surrogate pair, not a character")
     read = records.from_json if text.lstrip().startswith("{") else records.parse
     try:
-        imported = _from_record(read(text))
+        record = read(text)
+        imported = _from_record(record)
     except boardlab.BoardlabError as exc:
         raise RecordProblem(str(exc)) from None
     _check_caps(imported, caps)
+    # its evaluations: read once the moves are known to be within the caps
+    imported.analysis = review.from_record(record)
+    _check_analysis(imported, caps)
     return imported
 
 
@@ -221,6 +239,14 @@ def _check_caps(imp: Imported, caps: Caps) -> None:
     if n > caps.variation_moves:
         raise RecordProblem(f"variations: {n} moves in all; a loaded record may keep at most "
                             f"{caps.variation_moves}")
+
+
+def _check_analysis(imp: Imported, caps: Caps) -> None:
+    if imp.analysis is not None:
+        size = len(json.dumps(imp.analysis))
+        if size > caps.analysis_bytes:
+            raise RecordProblem(f"evaluations: they make an analysis of {size} bytes; a game "
+                                f"keeps one of at most {caps.analysis_bytes}")
 
 
 def variation_moves(lines: list[dict[str, Any]]) -> int:

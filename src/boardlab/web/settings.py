@@ -51,6 +51,11 @@ class Settings:
     max_record_moves: int = 2000
     max_variation_moves: int = 4000
     max_name: int = 100
+    #: a game's stored whole-game analysis (``PUT /api/games/{id}/analysis``,
+    #: or a loaded record's evaluations), as JSON: bytes at most (413
+    #: ``analysis_too_large``; a record's, 400 ``bad_record``). A 2000-move
+    #: record's evaluations and judgements take about a third of the default.
+    max_analysis_bytes: int = 1024 * 1024
     #: engine processes; 0: a thread pool (tests). Two, so that one client's
     #: searches (which may hold one worker) never hold everyone else's reply
     engine_workers: int = 2

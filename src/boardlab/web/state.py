@@ -49,8 +49,10 @@ class Views:
         your_turn = (not over and seat is not None and row.seats[seat]["kind"] == "human")
         is_online = live.is_online()
         komi_pending = bool(is_online and (row.meta.get("komi") or {}).get("pending"))
+        read_only = viewer == "spectator"  # a spectator or share link: it may only look
         if is_online:
             your_turn = your_turn and seat == viewer and not komi_pending
+        your_turn = your_turn and not read_only
         if view_ply != n or not your_turn:
             v["legal"] = []
         result = row.result if row.result is not None else (
@@ -75,7 +77,8 @@ class Views:
             "result_text": result_text(result, row, live),
             "thinking": live.task is not None and not live.task.done(),
             "engine_error": live.engine_error,
-            "can_undo": live.undo_count() is not None,
+            "can_undo": not read_only and live.undo_count() is not None,
+            "read_only": read_only,
             "swapped": bool(live.swapped()),
             "online": is_online,
             **({"you": ({"seat": viewer, "color": live.color_of(viewer)}

@@ -51,6 +51,9 @@ def kind_info(name: str) -> dict[str, Any]:
         "options": dict(cls.option_defaults),
         **board_facts(cls),
         "legend": plugin.view_module(cls).LEGEND,
+        # the board editor's palette: each piece with its position-text token
+        "pieces": [{"token": tok, "type": p.kind, "color": p.color}
+                   for tok, p in plugin.pieces(cls).items()],
     }
 
 
@@ -108,6 +111,33 @@ def mid_turn(game: boardlab.Game, legal: list[str]) -> bool:
     return fn(game, legal) if fn else game.is_mid_turn
 
 
+#: the words of the moves every game may have, when its plug-in has none
+_PLAIN = {"pass": "passed", "swap": "swapped (pie rule): the players exchanged colors"}
+
+
+def last_move(game: boardlab.Game, cells: list[dict | None]) -> tuple[str | None, dict | None]:
+    """The last move in words ("White played c3: pushed d3 to e3") and its
+    board marks ({pushed, flipped, removed}), from the game's plug-in
+    (``describe``), or plain words; (None, None) before any move."""
+    if not game.history:
+        return None, None
+    move = game.history[-1]
+    before = game.copy()
+    before.undo()
+    fn = plugin.hook(game, "describe")
+    found = fn(before, move, game, board_cells(before), cells) if fn else None
+    text = found["text"] if found else _PLAIN.get(move, f"played {move}")
+    marks = {k: found[k] for k in ("pushed", "flipped", "removed") if found and found.get(k)}
+    return f"{(before.to_move or '').capitalize()} {text}", marks or None
+
+
+def score_parts(game: boardlab.Game, cells: list[dict | None],
+                fields: dict[str, str]) -> dict[str, Any] | None:
+    """What the score shown is made of (the plug-in's ``score_parts``), or None."""
+    fn = plugin.hook(game, "score_parts")
+    return fn(game, cells, fields) if fn else None
+
+
 def game_view(game: boardlab.Game) -> dict[str, Any]:
     """The board and rules-derived state of ``game`` as it stands now."""
     position = game.position()
@@ -117,6 +147,7 @@ def game_view(game: boardlab.Game) -> dict[str, Any]:
     history = game.history
     last = history[-1] if history else None
     outcome = game.outcome
+    said, effects = last_move(game, cells)
     return {
         "position": position,
         "cells": cells,
@@ -128,6 +159,9 @@ def game_view(game: boardlab.Game) -> dict[str, Any]:
         "fields": fields,
         "hints": hints(game, cells, fields, legal),
         "scores": live_scores(game),
+        "last_move_text": said,
+        "last_effects": effects,
+        "score_parts": score_parts(game, cells, fields),
         "outcome": None if outcome is None else {
             "winner": outcome.winner,
             "termination": outcome.termination.value,

@@ -18,9 +18,11 @@ from typing import Any
 
 import boardlab
 from boardlab import records
+from boardlab.core import grid
 from boardlab.errors import IllegalMoveError, OptionError, PositionError
+from boardlab.games import view as plugin
 
-from . import recordio, view
+from . import recordio, review, view
 from .analysing import Request
 from .db import GameRow
 from .live import new_library_game
@@ -53,12 +55,16 @@ class GameSpec:
 
 def render_record(spec: GameSpec, players: dict[str, str], resigned: str | None,
                   date: str, timeout: str | None, variations: list[dict[str, Any]] | None,
-                  fmt: str) -> str:
-    """A stored game's record, as text or JSON, with the variations that fit."""
+                  fmt: str, analysis: dict[str, Any] | None = None) -> str:
+    """A stored game's record, as text or JSON, with the variations that fit
+    and the stored whole-game ``analysis`` (as far as it is of the game's
+    moves still) as evaluations and judgements."""
     game = spec.build()
+    if analysis is not None:
+        analysis = review.cut(analysis, list(spec.moves), list(game.colors))
     write = recordio.to_json if fmt == "json" else recordio.to_text
     try:
-        return write(game, players, resigned, date, timeout, variations)
+        return write(game, players, resigned, date, timeout, variations, analysis)
     except boardlab.BoardlabError as exc:
         raise ApiError(409, "bad_record", str(exc)) from None
 
@@ -89,6 +95,25 @@ def board_at(spec: GameSpec, ply: int) -> dict[str, Any]:
     drawn = view.game_view(GameSpec(spec.game, spec.size, spec.options, spec.start,
                                     spec.moves[:ply]).build())
     return {**drawn, "legal": []}
+
+
+# ---------------------------------------------------------------- analyses
+def keep_analysis(body: review.GameAnalysisIn, spec: GameSpec, max_bytes: int
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A whole-game analysis sent to be kept with a stored game: as stored
+    and as shown. 400 ``bad_analysis`` if it is not of the game's moves, 413
+    ``analysis_too_large`` over ``max_bytes`` as stored."""
+    start = GameSpec(spec.game, spec.size, spec.options, spec.start, ()).build()
+    data = review.check(body, start, list(spec.moves))
+    review.check_size(data, max_bytes)
+    return data, review.shown(data, spec.size)
+
+
+def show_analysis(data: dict[str, Any], spec: GameSpec) -> dict[str, Any] | None:
+    """A stored analysis as the page draws it, cut to the moves the game
+    still has (None: none of it applies any more)."""
+    kept = review.cut(data, list(spec.moves), list(boardlab.game_class(spec.game).colors))
+    return None if kept is None else review.shown(kept, spec.size)
 
 
 # ---------------------------------------------------------------- positions
@@ -141,6 +166,44 @@ def position_view(req: Request, max_moves: int) -> bytes:
                                         for m in game.legal_moves()},
                        **view.game_view(game)},
                       ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def setup_position(game: str, size: int, cells: list[tuple[str, int] | None], to_move: str,
+                   options: dict[str, Any]) -> bytes:
+    """``POST /api/analysis/setup``'s answer: the board editor's pieces as a
+    position (``position``: its text) drawn as :func:`position_view` draws
+    one, or 400 ``bad_position`` saying what makes it impossible."""
+    try:
+        cls = boardlab.game_class(game)
+    except OptionError as exc:
+        raise ApiError(400, "unknown_game", str(exc)) from None
+    if len(cells) != size * size:
+        raise ApiError(400, "bad_position", f"cells: {size * size} for a {size}x{size} "
+                       f"board, got {len(cells)}")
+    known = set(plugin.pieces(cls))
+    tokens = []
+    for i, c in enumerate(cells):
+        if c is not None and c[0] not in known:
+            raise ApiError(400, "bad_position", f"cells[{i}]: {c[0]!r} is not a {cls.name} "
+                           f"piece ({', '.join(sorted(known))})")
+        tokens.append(None if c is None else c[0] + (f"({c[1]})" if c[1] > 1 else ""))
+    if to_move not in cls.colors:
+        raise ApiError(400, "bad_position", f"to_move: {' or '.join(cls.colors)}")
+    implied = plugin.hook(cls, "setup_fields")
+    given = {**(implied(cls, to_move) if implied else {}),
+             **{k: _option_text(v) for k, v in options.items()}}
+    fields = " ".join(f"{k}={v}" for k, v in given.items())
+    text = f"{cls.name} {size} {grid.format_board(tokens, size)} {to_move} {fields}"
+    try:
+        position = boardlab.from_position(text.strip()).position()
+    except (PositionError, OptionError) as exc:
+        raise ApiError(400, "bad_position", str(exc)) from None
+    return position_view(Request(cls.name, size, {}, position, (), 0.0), 0)
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as position text writes it (``yes``/``no``, numbers)."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def check_analysis(req: Request, kind: str, settings: Settings) -> None:

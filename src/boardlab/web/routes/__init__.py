@@ -1,8 +1,10 @@
 """The web API's routes, one router per concern: ``games`` (the catalogue,
 creating, reading, playing and deleting games), ``online`` (what only a game
 by link has: undo requests, the komi pick, display names), ``records``
-(download and load), ``sockets`` (the live WebSocket) and ``pages`` (rules,
-the API reference, the page itself).
+(download and load), ``review`` (the share link, the whole-game analysis
+kept with a game), ``analysis`` (any position's drawing and analysis, the
+board editor's set-up), ``sockets`` (the live WebSocket), ``studies`` and
+``pages`` (rules, the API reference, the page itself).
 
 A route is a plain async function of its inputs and the :class:`Hub`
 (``Depends(hub_of)``), so it can be read alone, called from another (the

@@ -14,18 +14,24 @@ analysis per client (a second is refused 429 ``analysis_busy``; on one
 socket a new request replaces the running one), and a socket that closes
 stops its analysis. Bad requests get the API's errors: 400 ``unknown_game``,
 ``bad_option``, ``bad_position``, ``illegal_move`` (naming the move and its
-number), ``bad_budget``, ``too_many_moves``; 409 ``game_over``.
+number), ``bad_budget``, ``too_many_moves``; 409 ``game_over``; 422
+``cannot_analyse`` for a position the search refuses (the library's reason).
+``POST /api/analysis/setup`` turns the board editor's pieces into such a
+position (in the work pool, as the drawing of any position).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import boardlab
 
 from .. import analysing, online, wire, work
 from ..hub import Hub, answered
@@ -34,6 +40,7 @@ from ..settings import Settings
 from . import HubDep, client_of
 
 router = APIRouter()
+log = logging.getLogger("boardlab.web")
 
 #: bytes a message on the analysis socket may have (a long game's move list)
 MAX_MESSAGE = 64 * 1024
@@ -51,6 +58,23 @@ class PositionIn(BaseModel):
     start: str | None = Field(None, max_length=2000,
                               description="a set-up position text to start from")
     moves: list[str] = Field(default_factory=list, description="moves from the start")
+
+
+class CellIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(max_length=1, description="a piece's token (GET /api/kinds: pieces)")
+    height: int = Field(1, ge=1, le=99, description="a stack's height")
+
+
+class SetupIn(BaseModel):
+    """A position set up on the board editor."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str
+    size: int = Field(ge=4, le=19)
+    cells: list[CellIn | None] = Field(max_length=19 * 19,
+                                       description="one per point, a1 first (index order)")
+    to_move: str = Field(max_length=20)
+    options: dict[str, int | float | bool | str] = Field(default_factory=dict, max_length=20)
 
 
 class AnalysisIn(PositionIn):
@@ -138,7 +162,11 @@ class Desk:
                     await send(msg)
             await asyncio.wait({call})  # (a cancelled wait leaves the call running)
             with answered("engine_busy", "engine_failed", "the analysis"):
-                return call.result()
+                try:
+                    return call.result()
+                except boardlab.BoardlabError as exc:  # the search refused the position
+                    raise ApiError(422, "cannot_analyse", f"this position cannot be "
+                                   f"analysed: {exc}") from None
         except BaseException:
             line.stop()
             raise
@@ -166,6 +194,18 @@ async def position_view(body: PositionIn, request: Request,
     req = request_fields(body, hub.settings)
     return Response(await hub.offload(client_of(request), work.position_view, req,
                                       hub.settings.analysis_max_moves),
+                    media_type="application/json")
+
+
+@router.post("/api/analysis/setup", responses=ERRORS,
+             summary="A position from the board editor's pieces: its position text and "
+                     "drawing, or what makes it impossible")
+async def setup(body: SetupIn, request: Request, hub: Hub = HubDep) -> Response:
+    # checking the position and drawing it (all its legal moves) grow with
+    # the board a client sends: the work pool's
+    cells = [None if c is None else (c.token, c.height) for c in body.cells]
+    return Response(await hub.offload(client_of(request), work.setup_position, body.game,
+                                      body.size, cells, body.to_move, dict(body.options)),
                     media_type="application/json")
 
 
@@ -221,6 +261,11 @@ async def analysis_socket(websocket: WebSocket) -> None:
             out = await desk.run(client, kind, req, relay)
         except ApiError as exc:
             await error(msg_id, exc)
+            return
+        except Exception:  # noqa: BLE001 - said to the page, not left unanswered
+            log.exception("analysis failed")
+            await error(msg_id, ApiError(500, "internal", "the analysis failed (the server's "
+                                         "log says why)"))
             return
         if kind == "position":
             await send({"type": "analysis", "id": msg_id, "analysis": out["analysis"]})

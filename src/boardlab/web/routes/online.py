@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 import boardlab
 
@@ -17,7 +17,7 @@ from .. import access, online
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live
 from ..schemas import ERRORS, AnswerIn, ApiError, GameState, KomiPickIn, NameIn, NewGame
-from . import HubDep, SeatToken
+from . import HubDep, SeatToken, client_of
 
 router = APIRouter()
 
@@ -94,10 +94,53 @@ async def answer_undo(gid: str, body: AnswerIn, x_seat_token: str | None = SeatT
         if body.accept:  # first: if its write fails, the request stays unanswered
             hub.take_back(live, n)
             hub.clocks.restart(live)
+        # "at": the ply after the answer, so the asker is told while the game
+        # stands there (a move after it makes the answer old news)
         hub.store.change_meta(live.row, undo_request=None,
-                              undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"]})
+                              undo_answer={"by": me, "accepted": body.accept, "ply": req["ply"],
+                                           "at": len(live.row.moves)})
         hub.bump(live)
         return hub.views.state(live, viewer=me)
+
+
+@router.post("/api/games/{gid}/rematch", response_model=GameState, responses=ERRORS,
+             summary="Online: a new game with the same settings and the colors exchanged "
+                     "(your friend is offered it; each keeps their link's token)")
+async def rematch(request: Request, gid: str, x_seat_token: str | None = SeatToken,
+                  hub: Hub = HubDep) -> dict[str, Any]:
+    """The finished game's rematch, made by the first seat that asks (a
+    new game, counted as that client's: its creation rate and stored games)
+    and the same one for the other seat afterwards."""
+    live = hub.get(gid, x_seat_token)
+    me = access.need_online_seat(live, x_seat_token, "only a game by link has rematches "
+                                 "(start another game with Play again)")
+    async with live.lock:
+        if not live.is_over():
+            raise ApiError(409, "not_over", "the game is still on: a rematch comes after it")
+        done = live.row.meta.get("rematch")
+        if done is None:
+            client = client_of(request)
+            hub.admission.allow_creation(client)
+            hub.admission.make_room(client)
+            row = live.row
+            # the seats change colors, each with its player's token, name and spectators
+            seats: list[Seat] = [s.copy() for s in reversed(row.seats)]
+            meta: GameMeta = {"online": True, "creator_seat": 1 - me, "client": client}
+            if "spectator_hash" in row.meta:
+                meta["spectator_hash"] = row.meta["spectator_hash"]
+            if "komi" in row.meta:  # the komi stands; no color to pick again
+                meta["komi"] = {**row.meta["komi"], "pending": False}
+            clock = row.meta.get("clock")
+            if clock:
+                meta["clock"] = {**clock, "started": None,
+                                 "remaining": None if clock["kind"] == "move"
+                                 else [clock["seconds"]] * len(seats)}
+            new = hub.store.create(row.game, row.size, dict(row.options), seats, meta)
+            done = {"id": new.id, "by": me}
+            hub.store.change_meta(live.row, rematch=done)
+            hub.bump(live)
+    new_live = hub.get(done["id"], x_seat_token)
+    return hub.views.state(new_live, viewer=access.identify(new_live, x_seat_token))
 
 
 @router.post("/api/games/{gid}/komi", response_model=GameState, responses=ERRORS,

@@ -20,6 +20,15 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 router = APIRouter()
 
+#: every page's icon (a browser that asks /favicon.ico gets it too)
+ICON = "<link rel=icon href='/static/favicon.svg' type='image/svg+xml'>"
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
 
 def rules_markdown(name: str) -> str | None:
     """The rules page of a game, in the project's words (boardlab/rules/<game>.md)."""
@@ -48,7 +57,7 @@ async def rules_page(name: str) -> HTMLResponse:
         "<!doctype html><html lang=en><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"
         f"<title>{data['game'].capitalize()} rules</title>"
-        "<link rel=stylesheet href='/static/style.css'>"
+        "<link rel=stylesheet href='/static/style.css'>" + ICON +
         f"<body class=rules-page><main class=rules>{data['html']}"
         "<p><a href='/'>Back to boardlab</a></p></main>"
         "<script type=module src='/static/rules.js'></script></body></html>")
@@ -66,7 +75,7 @@ async def api_reference(request: Request) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang=en><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"
-        "<title>boardlab API</title><link rel=stylesheet href='/static/style.css'>"
+        "<title>boardlab API</title><link rel=stylesheet href='/static/style.css'>" + ICON +
         "<body class=rules-page><main class=rules><h1>boardlab JSON API</h1>"
         "<p>Machine-readable: <a href='/api/openapi.json'>/api/openapi.json</a> (OpenAPI). "
         "Errors are <code>{\"error\": {\"code\", \"message\"}}</code>. "

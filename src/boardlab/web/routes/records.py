@@ -10,7 +10,7 @@ from fastapi.responses import PlainTextResponse
 
 import boardlab
 
-from .. import access, recordio, work
+from .. import access, recordio, review, work
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live
 from ..schemas import ERRORS, GameState, RecordIn, VariationsIn
@@ -37,10 +37,12 @@ async def record(request: Request, gid: str, format: Literal["text", "json"] = "
     if result.get("termination") == "timeout":
         resigned, timeout = None, result.get("flagged") or result.get("resigned")
     date = time.strftime("%Y.%m.%d", time.localtime(live.row.created))
-    # rendering grows with the game's moves and variations: the work pool's
+    # the analysis kept with the game goes in as evaluations and judgements
+    analysis = hub.store.load_analysis(gid) if live.row.meta.get("analysis") else None
+    # rendering grows with the game's moves, variations and analysis: the work pool's
     body = await hub.offload(client_of(request), work.render_record, work.GameSpec.of(live.row),
                              _players(live), resigned, date, timeout,
-                             live.row.meta.get("variations"), format)
+                             live.row.meta.get("variations"), format, analysis)
     ext, media = ("json", "application/json") if format == "json" else ("txt", "text/plain")
     filename = f"{live.row.game}-{live.row.id}.{ext}"
     return PlainTextResponse(body, media_type=f"{media}; charset=utf-8",
@@ -56,7 +58,8 @@ async def load_record(body: RecordIn, request: Request,
     hub.admission.allow_creation(client)
     s = hub.settings
     imp = await hub.offload(client, work.read_record, body.text,
-                            recordio.Caps(s.max_record_moves, s.max_variation_moves, s.max_name))
+                            recordio.Caps(s.max_record_moves, s.max_variation_moves, s.max_name,
+                                          s.max_analysis_bytes))
     players = imp.players or {}
     game_cls = boardlab.game_class(imp.game)
     # players name colors after any swap; seats are by starting color
@@ -81,6 +84,8 @@ async def load_record(body: RecordIn, request: Request,
     live = hub.get(row.id)
     if live.game.is_over:
         hub.store.set_result(row.id, imp.result, "over")
+    if imp.analysis is not None:  # the record's evaluations: its analysis, kept
+        hub.store.save_analysis(live.row, imp.analysis, review.summary(imp.analysis))
     return hub.owned_answer(live, owner, ply=0)
 
 

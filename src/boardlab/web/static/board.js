@@ -103,11 +103,54 @@ function lastMark(x, y) {
   return `<path class="last" d="M${x - a},${y - a} h${s} L${x - a},${y - a + s} Z" fill="${MARK.last}" stroke="#fff" stroke-width="1"/>`;
 }
 
+/* A point's shade when the page shows what counts for ``color`` (its
+ * piece colour, see through). */
+export function countTint(color) {
+  if (color === "white") return MARK.territoryWhite;
+  const hex = COLORS[color] || "#888888";
+  const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+  return `rgba(${r},${g},${b},.45)`;
+}
+
+/* What the last move did, over the board: an arrow per push (or stack
+ * move), a dashed ring per flip, a dashed outline where a piece was
+ * removed. ``effects``: {pushed: [[from, to]], flipped: [points], removed: [points]}. */
+function effectsSvg(effects, view, xy) {
+  if (!effects) return "";
+  const at = (p) => xy(pointIndex(p, view.size));
+  let out = "";
+  for (const [from, to] of effects.pushed || []) {
+    const [x1, y1] = at(from), [x2, y2] = at(to);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const sx = x1 + ux * C * 0.2, sy = y1 + uy * C * 0.2, ex = x2 - ux * C * 0.45, ey = y2 - uy * C * 0.45;
+    const head = `${ex + ux * 9},${ey + uy * 9} ${ex - uy * 6},${ey + ux * 6} ${ex + uy * 6},${ey - ux * 6}`;
+    out += `<g class="effect" data-effect="push" data-from="${from}" data-to="${to}">` +
+      `<line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="#fff" stroke-width="6" stroke-linecap="round"/>` +
+      `<line x1="${sx}" y1="${sy}" x2="${ex}" y2="${ey}" stroke="${MARK.last}" stroke-width="3" stroke-linecap="round"/>` +
+      `<polygon points="${head}" fill="${MARK.last}" stroke="#fff" stroke-width="1"/></g>`;
+  }
+  for (const p of effects.flipped || []) {
+    const [x, y] = at(p);
+    out += `<circle class="effect" data-effect="flip" data-point-at="${p}" cx="${x}" cy="${y}" r="${C * 0.48}" fill="none" ` +
+      `stroke="${MARK.last}" stroke-width="3" stroke-dasharray="4 3"/>`;
+  }
+  for (const p of effects.removed || []) {
+    const [x, y] = at(p);
+    out += `<g class="effect" data-effect="removed" data-point-at="${p}"><circle cx="${x}" cy="${y}" r="${C * 0.36}" fill="none" ` +
+      `stroke="${MARK.last}" stroke-width="2.5" stroke-dasharray="3 3"/>` +
+      `<path d="M${x - 6},${y - 6} L${x + 6},${y + 6} M${x + 6},${y - 6} L${x - 6},${y + 6}" stroke="${MARK.last}" stroke-width="2"/></g>`;
+  }
+  return `<g pointer-events="none">${out}</g>`;
+}
+
 /* The SVG markup of a board.
  *   view:  {game, size, board: "points"|"squares", cells}
  *   marks: {tint: {point: fill}, rings: {point: colour}, xs: {point: true},
  *           legal: Set, kings: Set, last: Set, chain: Set, ghosts: [points], ghostColor,
- *           hintColor, cursor: index|null, flipped: bool}
+ *           hintColor, cursor: index|null, flipped: bool,
+ *           effects: {pushed, flipped, removed} (what the last move did),
+ *           suggest: {points: [..], label} (a hint's move)}
  */
 export function boardSvg(view, marks = {}) {
   const flipped = !!marks.flipped;
@@ -179,6 +222,13 @@ export function boardSvg(view, marks = {}) {
       `<path d="M${x - 10},${y - 10} L${x + 10},${y + 10} M${x + 10},${y - 10} L${x - 10},${y + 10}" stroke="${MARK.remove}" stroke-width="4"/>`;
     if (lastPts.has(name)) out += lastMark(x, y);
     out += "</g>";
+  }
+  out += effectsSvg(marks.effects, view, xy);
+  if (marks.suggest && marks.suggest.points.length) {
+    const [x, y] = xy(pointIndex(marks.suggest.points[0], n));
+    out += `<g class="suggest" data-suggest="${esc(marks.suggest.move)}" pointer-events="none">` +
+      `<circle cx="${x}" cy="${y}" r="${C * 0.44}" fill="none" stroke="#009e73" stroke-width="4"/>` +
+      `<circle cx="${x}" cy="${y}" r="${C * 0.12}" fill="#009e73"/></g>`;
   }
   if (marks.cursor !== null && marks.cursor !== undefined && marks.cursor < n * n) {
     const [x, y] = xy(marks.cursor);

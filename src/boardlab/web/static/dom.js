@@ -16,3 +16,18 @@ export function el(tag, attrs = {}, ...kids) {
   for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
   return e;
 }
+
+/* The game page's one-line message under the status: an error (red) unless
+ * ``kind`` is "info". */
+export function say(text, kind = "error") {
+  const m = $("#message");
+  m.textContent = text || "";
+  m.className = kind === "info" ? "info" : "";
+}
+
+/* The error view, with ``text`` saying what went wrong and what to do. */
+export function showError(text) {
+  for (const v of document.querySelectorAll(".view")) v.hidden = true;
+  $("#view-error").hidden = false;
+  $("#error-text").textContent = text;
+}

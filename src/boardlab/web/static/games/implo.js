@@ -43,5 +43,4 @@ export default {
     }
     return out;
   },
-  scoreNote: "Scores so far: each side's marker score (the largest group size where it has more marker groups).",
 };

@@ -10,7 +10,8 @@
  *   statusText(st, live)               words after "<color> to move"
  *   actions(st, live, ctx)             extra buttons (DOM elements)
  *   seatNotes(st, live, color)         notes beside a player's name
- *   scoreNote                          what the live scores count
+ * (What a move did and what a count is made of are the server's words:
+ * the state's last_move_text and score_parts, from games/<game>_view.py.)
  * ctx: { legal (a Set), sel, select(v), piece, setPiece(v), send, say, render }
  */
 import implo from "./implo.js";
@@ -33,7 +34,6 @@ const BASE = {
   statusText: () => "",
   actions: () => [],
   seatNotes: () => [],
-  scoreNote: "",
 };
 
 export function gamePlugin(name) {

@@ -16,7 +16,10 @@ export default {
       const mv = `${from}-${p}`;
       if (ctx.legal.has(mv)) return ctx.send(mv);
       if (mine && stackMoves(st, p).length) { ctx.select({ from: p }); return; }
-      return ctx.send(mv);
+      // only the ringed stacks are offered: say so rather than send a non-move
+      ctx.say(`The stack on ${from} cannot go to ${p}: click a ringed enemy stack to take it, ` +
+        `or the stack on ${from} again to put it down.`, "info");
+      return;
     }
     if (mine) {
       if (stackMoves(st, p).length) {
@@ -31,7 +34,8 @@ export default {
     return ctx.send(p);
   },
   overlay(st, live, marks, ctx) {
-    if (ctx.sel && ctx.sel.from) {
+    if (ctx.sel && ctx.sel.from) {  // a stack chosen: its targets only, no placement hints
+      marks.legalPts.clear();
       marks.rings[ctx.sel.from] = MARK.ring;
       for (const m of stackMoves(live, ctx.sel.from)) marks.rings[m.split("-")[1]] = MARK.target;
     } else if (ctx.interactive) {
@@ -42,5 +46,4 @@ export default {
     if (!(ctx.sel && ctx.sel.from)) return [];
     return [el("button", { type: "button", "data-action": "clear", text: `Cancel (${ctx.sel.from})`, onclick: () => ctx.select(null) })];
   },
-  scoreNote: "Scores if the game ended now: the squares of the patches each side would own.",
 };

@@ -1,4 +1,4 @@
-/* Robble's page plug-in (see index.js): a click places; only its scores need words. */
-export default {
-  scoreNote: "Scores if the board were full now: each side's biggest group left after equal groups cancel.",
-};
+/* Robble's page plug-in (see index.js): a click places, as the plain
+ * behaviour does; what a move did and what the count is made of come from
+ * the server (games/robble_view.py). */
+export default {};

@@ -7,10 +7,16 @@ function pair(a, b, size) {
   return pointIndex(a, size) < pointIndex(b, size) ? `${a},${b}` : `${b},${a}`;
 }
 
-function confirm(ctx) {
+/* The move the selected stones make, or null while they make none yet. */
+function chosen(ctx) {
   const stones = (ctx.sel && ctx.sel.stones) || [];
-  if (!stones.length || !ctx.canAct()) return;
-  ctx.send(stones.length === 2 ? pair(stones[0], stones[1], ctx.live.size) : stones[0]);
+  const mv = stones.length === 2 ? pair(stones[0], stones[1], ctx.live.size) : stones[0];
+  return mv && ctx.legal.has(mv) ? mv : null;
+}
+
+function confirm(ctx) {
+  const mv = chosen(ctx);
+  if (mv && ctx.canAct()) ctx.send(mv);
 }
 
 export default {
@@ -49,8 +55,11 @@ export default {
   legalPoints(m, marks) { for (const q of m.split(",")) if (/^[a-s]\d+$/.test(q)) marks.legalPts.add(q); },
   actions(st, live, ctx) {
     const stones = (ctx.sel && ctx.sel.stones) || [];
-    const out = [el("button", { type: "button", class: "move", "data-action": "confirm", disabled: stones.length === 0,
-      text: stones.length ? `Confirm ${stones.join(" + ")}` : "Confirm (select stones first)", onclick: () => confirm(ctx) })];
+    const ready = chosen(ctx);  // Confirm is offered only for a legal turn
+    const text = ready ? `Confirm ${stones.join(" + ")}`
+      : stones.length ? "Confirm (choose a second stone)" : "Confirm (select stones first)";
+    const out = [el("button", { type: "button", class: "move", "data-action": "confirm", disabled: !ready,
+      text, onclick: () => confirm(ctx) })];
     if (stones.length) out.push(el("button", { type: "button", "data-action": "clear", text: "Clear", onclick: () => ctx.select(null) }));
     return out;
   },

@@ -55,5 +55,4 @@ export default {
     if (color === live.colors[1] && live.options.komi) out.push(`komi ${live.options.komi}`);
     return out;
   },
-  scoreNote: "Scores if the game ended now with nothing removed: territory + pieces with liberties + captured kings + button (+ komi for White).",
 };
