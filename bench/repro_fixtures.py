@@ -1,17 +1,17 @@
 """Regenerate the reproducibility fixtures: tests/fixtures/repro/*.rec.
 
 A few short seeded matches per game (5x5, simulation budgets only, so they
-replay on any machine): ``level2`` against ``level1`` (the Python MCTS the
-levels run) and ``mcts:300`` against ``uct:300`` (the compiled search and
-the baseline). ``tests/test_repro.py`` replays every move of them with the
+replay on any machine): ``level2`` against ``level1`` (the levels: the one
+search at each game's budgets) and ``mcts:300`` against ``uct:300`` (the
+one search with the game's knowledge, and the yardstick). ``tests/test_repro.py`` replays every move of them with the
 current code. When a change to an engine changes its moves on purpose, run
 
     python bench/repro_fixtures.py        # or: make repro-fixtures
 
 and commit the new files with the change (the diff shows which games moved).
-The long acceptance records in bench/acceptance are evidence for the
-published tables of the commit that played them; the suite does not replay
-them, so a stronger engine can land without replaying hours of games.
+The long match records in bench/strength and bench/ladder are evidence for
+the published tables of the commit that played them; the suite does not
+replay them, so a stronger engine can land without replaying hours of games.
 """
 
 from __future__ import annotations

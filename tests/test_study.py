@@ -299,17 +299,18 @@ def test_resume_with_other_engine_settings_is_refused(tmp_path):
     recorded = store.recorded("mcts:20")
     store.close()
     assert recorded["engine"]["limit"]["simulations"] == 20 and recorded["seed"] == 7
-    assert recorded["boardlab"] and recorded["engine"]["solver"] is False
+    assert recorded["boardlab"] and recorded["engine"]["settings"]["solver"] is False
     # what an upgrade looks like: the same engine string, another default
     older = recorded | {"boardlab": "0.0.1",
-                        "engine": recorded["engine"] | {"solver": True}}
+                        "engine": recorded["engine"] | {"settings": recorded["engine"]["settings"]
+                                                        | {"solver": True}}}
     db = sqlite3.connect(os.path.join(out, "results.sqlite"))
     with db:
         db.execute("UPDATE meta SET value=? WHERE key='settings:mcts:20'", (json.dumps(older),))
     db.close()
     with pytest.raises(StudyError) as err:
         run_study(_spec(games=2), out, jobs=1, resume=True)
-    assert "engine.solver: recorded true, now false" in str(err.value)
+    assert "engine.settings.solver: recorded true, now false" in str(err.value)
     assert "boardlab: recorded \"0.0.1\"" in str(err.value)
     assert len(_rows(out)) == 2  # nothing played, nothing lost
     other = str(tmp_path / "s2")

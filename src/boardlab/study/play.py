@@ -124,3 +124,14 @@ def play_study_game(task: tuple) -> StudyGame:
     return StudyGame(key, index, seed, result, winner, first_mover_won, turns, first_move,
                      legal, movers, evals, visits, margin, engine_seconds,
                      time.perf_counter() - t_task)
+
+
+def warm(game: str, sizes: list[int], engine: str) -> None:
+    """One search per size, so the compiled core is loaded: in the parent
+    before local workers fork (every worker inherits it instead of loading
+    its own, about a second each), in each Ray actor as it starts."""
+    import boardlab
+
+    from ..ai.engines import make_engine
+    for size in sizes:
+        make_engine(engine, 0).choose_action(boardlab.new_game(game, size))

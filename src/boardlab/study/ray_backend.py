@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .play import StudyGame, play_study_game
+from .play import StudyGame, play_study_game, warm
 from .storage import StudyError
 
 #: the most games one call plays (a kill loses at most this many per actor)
@@ -62,7 +62,6 @@ class _Player:
     """One Ray actor: loads the compiled core once, then plays batches."""
 
     def __init__(self, game: str, sizes: list[int], engine: str) -> None:
-        from .runner import warm
         warm(game, sizes, engine)
 
     def ready(self) -> bool:

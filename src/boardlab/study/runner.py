@@ -29,7 +29,7 @@ import boardlab
 
 from ..ai.engines import make_engine
 from ..ai.match import MatchSpec
-from .play import StudyGame, play_study_game
+from .play import StudyGame, play_study_game, warm
 from .spec import Config, StudySpec
 from .storage import Store
 
@@ -136,14 +136,6 @@ def _local(tasks: list[tuple], jobs: int) -> Iterator[StudyGame]:
                 yield f.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def warm(game: str, sizes: list[int], engine: str) -> None:
-    """One search per size, so the compiled core is loaded: in the parent
-    before local workers fork (every worker inherits it instead of loading
-    its own, about a second each), in each Ray actor as it starts."""
-    for size in sizes:
-        make_engine(engine, 0).choose_action(boardlab.new_game(game, size))
 
 
 def _stored_bytes(directory: str) -> int:
