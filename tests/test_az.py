@@ -24,7 +24,7 @@ from boardlab.az.evaluator import NetEvaluator
 from boardlab.az.gumbel import SETTINGS, GumbelMove, halving_schedule, run
 from boardlab.az.net import Spec, forward, init_params
 from boardlab.az.replay import ReplayBuffer
-from boardlab.az.selfplay import Samples, SelfPlayTask, self_play, symmetry_bits
+from boardlab.az.selfplay import SelfPlayTask, self_play, symmetry_bits
 from boardlab.az.weights import Weights, for_game, load, save, shipped
 from boardlab.fast.search import Search, kernel_state
 
@@ -286,3 +286,22 @@ def test_shipped_weights_load_and_play(game: str, size: int) -> None:
         a = agent.choose_action(g)
         assert a in g.legal_actions()
         g.apply_action(a)
+
+
+def test_net_search_serves_the_analysis_tree_protocol() -> None:
+    from boardlab.ai.analysis import snapshot
+    from boardlab.az.netsearch import NetSearch
+    game = _position(4, 5, 4)
+    spec = _spec(5)
+    w = Weights(spec, init_params(spec, np.random.default_rng(0)))
+    s = NetSearch(game, w, seed=2, batch=8)
+    prior = s.prior()
+    assert sorted(prior) == game.legal_actions() and sum(prior.values()) == pytest.approx(1.0)
+    assert -1 <= s.net_value(0) == -s.net_value(1) <= 1
+    done = s.run_for(Limit(100))
+    assert done >= 100 and s.root_visits >= 101 and s.search.pending == 0
+    an = snapshot(game, s, 0.0)
+    assert an.visits == s.root_visits and an.candidates
+    assert an.best is not None and an.best.action in game.legal_actions()
+    assert s.best_action() in game.legal_actions()
+    assert sum(c.visits for c in s.children()) == s.root_visits - 1

@@ -46,6 +46,7 @@ def play_eval_game(task: EvalTask) -> dict[str, Any]:
     people = ("A", "B") if task.index % 2 == 0 else ("B", "A")  # A: the network
     agents = {"A": az, "B": other}
     while not game.is_over:
+        assert game.to_move is not None
         who = people[game.seat_of(game.to_move)]
         game.apply_action(agents[who].choose_action(game))
     out = game.outcome

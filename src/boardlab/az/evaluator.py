@@ -12,6 +12,7 @@ search reads only the legal entries and renormalises them).
 from __future__ import annotations
 
 import importlib
+
 import numpy as np
 
 from .. import tensors

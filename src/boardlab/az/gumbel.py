@@ -143,7 +143,7 @@ class GumbelMove:
                 self._asked = True
                 return states, nodes
             self._next_round()  # every leaf ended the game: backed up already
-        return np.zeros((0, s.req.state_len), np.int64), np.zeros(0, np.int64)
+        return np.zeros((0, len(s.state)), np.int64), np.zeros(0, np.int64)
 
     def receive(self, states: np.ndarray, nodes: np.ndarray, values: np.ndarray,
                 priors: np.ndarray) -> None:

@@ -109,7 +109,7 @@ def self_play(task: SelfPlayTask) -> tuple[Samples, dict[str, Any]]:
     started = 0
     slots: list[_Slot] = []
     done: list[Samples] = []
-    stats = {"games": 0, "moves": 0, "plies": 0, "wins": [0, 0, 0], "truncated": 0}
+    stats: dict[str, Any] = {"games": 0, "moves": 0, "plies": 0, "wins": [0, 0, 0], "truncated": 0}
 
     def new_slot() -> _Slot:
         nonlocal started
@@ -156,7 +156,8 @@ def _finished(game: Game, cap: int) -> bool:
 
 def _record(slot: _Slot, mv: GumbelMove, evaluator: NetEvaluator, spec: Spec) -> None:
     g = slot.game
-    mover = int(g.current_player)
+    assert g.current_player is not None  # a move was searched: the game is on
+    mover = g.current_player
     planes = evaluator.planes(mv.search.state[None], np.array([mover]))[0]
     policy = np.zeros(spec.actions, np.float32)
     policy[mv.legal] = mv.policy()

@@ -217,8 +217,7 @@ class Trainer:
         self.command = command
         self.folder.mkdir(parents=True, exist_ok=True)
         saved.write_text(json.dumps(config.as_dict(), indent=1, sort_keys=True) + "\n")
-        self.opt = optax.chain(optax.clip_by_global_norm(1.0),
-                               optax.adamw(config.lr, weight_decay=config.weight_decay))
+        self.opt, self._step = _compiled(self.spec, config.lr, config.weight_decay)
         self.buffer = ReplayBuffer(self.spec, config.buffer)
         self.generation = 0
         self.cpu = {"selfplay": 0.0, "train": 0.0, "eval": 0.0}
@@ -230,28 +229,6 @@ class Trainer:
             self.params = {k: jnp.asarray(v) for k, v in init_params(self.spec, init_rng).items()}
             self.opt_state = self.opt.init(self.params)
             self.rng = np.random.default_rng([config.seed, 1 << 21])
-        self._step = self._make_step()
-
-    # ------------------------------------------------------------ JAX
-    def _make_step(self):
-        jax, jnp, optax = self.jax, self.jnp, self.optax
-        from .net import forward
-        spec, opt = self.spec, self.opt
-
-        def loss_fn(params, x, pi, legal, z):
-            logits, v = forward(params, x, spec, jnp)
-            logp = jax.nn.log_softmax(jnp.where(legal, logits, -1e9), axis=-1)
-            policy_loss = -jnp.mean(jnp.sum(jnp.where(legal, pi * logp, 0.0), axis=-1))
-            value_loss = jnp.mean((v - z) ** 2)
-            return policy_loss + value_loss, (policy_loss, value_loss)
-
-        @jax.jit
-        def step(params, opt_state, x, pi, legal, z):
-            (_, (pl, vl)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x, pi, legal, z)
-            updates, opt_state = opt.update(grads, opt_state, params)
-            return optax.apply_updates(params, updates), opt_state, pl, vl
-
-        return step
 
     def numpy_params(self) -> dict[str, np.ndarray]:
         return {k: np.asarray(v, np.float32) for k, v in self.params.items()}
@@ -349,7 +326,7 @@ class Trainer:
         """The whole state, atomically (a crash leaves the last one whole)."""
         jax = self.jax
         leaves = jax.tree_util.tree_leaves(self.opt_state)
-        arrays: dict[str, np.ndarray] = {f"p.{k}": np.asarray(v) for k, v in self.params.items()}
+        arrays: dict[str, Any] = {f"p.{k}": np.asarray(v) for k, v in self.params.items()}
         arrays.update({f"o.{i}": np.asarray(x) for i, x in enumerate(leaves)})
         arrays.update(self.buffer.state())
         meta = {"generation": self.generation, "cpu": self.cpu, "history": self.history,
@@ -376,6 +353,36 @@ class Trainer:
         self.history = list(meta["history"])
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = meta["rng"]
+
+
+_COMPILED: dict[tuple, tuple[Any, Any]] = {}
+
+
+def _compiled(spec: Spec, lr: float, weight_decay: float) -> tuple[Any, Any]:
+    """The optimiser and the jitted training step for a network shape (one
+    per process: JAX compiles a step once per shape, seconds on a CPU)."""
+    key = (spec, lr, weight_decay)
+    if key not in _COMPILED:
+        jax, jnp, optax = _jax()
+        from .net import forward
+        opt = optax.chain(optax.clip_by_global_norm(1.0),
+                          optax.adamw(lr, weight_decay=weight_decay))
+
+        def loss_fn(params, x, pi, legal, z):
+            logits, v = forward(params, x, spec, jnp)
+            logp = jax.nn.log_softmax(jnp.where(legal, logits, -1e9), axis=-1)
+            policy_loss = -jnp.mean(jnp.sum(jnp.where(legal, pi * logp, 0.0), axis=-1))
+            value_loss = jnp.mean((v - z) ** 2)
+            return policy_loss + value_loss, (policy_loss, value_loss)
+
+        @jax.jit
+        def step(params, opt_state, x, pi, legal, z):
+            (_, (pl, vl)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x, pi, legal, z)
+            updates, opt_state = opt.update(grads, opt_state, params)
+            return optax.apply_updates(params, updates), opt_state, pl, vl
+
+        _COMPILED[key] = (opt, step)
+    return _COMPILED[key]
 
 
 def _commit() -> str:

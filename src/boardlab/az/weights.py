@@ -51,9 +51,10 @@ def save(path: str | os.PathLike, w: Weights) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {**w.meta, "spec": w.spec.as_dict()}
+    arrays: dict[str, Any] = {k: np.asarray(v, np.float32) for k, v in w.params.items()}
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
     buf = io.BytesIO()
-    np.savez_compressed(buf, meta=np.array(json.dumps(meta, sort_keys=True)),
-                        **{k: np.asarray(v, np.float32) for k, v in w.params.items()})
+    np.savez_compressed(buf, **arrays)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(buf.getvalue())
     os.replace(tmp, path)
