@@ -91,15 +91,15 @@ def _leaf_judge(target: int, size: int):
     return evaluate
 
 
-@pytest.mark.parametrize("per_action", [1, 3])
-def test_a_gumbel_root_finds_the_move_the_values_favour(per_action: int) -> None:
+@pytest.mark.parametrize("min_batch", [1, 40])
+def test_a_gumbel_root_finds_the_move_the_values_favour(min_batch: int) -> None:
     game = boardlab.new_game("robble", 5)
     target = 7
     search = Search(game, SETTINGS, seed=1)
-    mv = GumbelMove(search, 64, np.random.default_rng(0), noise=1.0, per_action=per_action)
+    mv = GumbelMove(search, 64, np.random.default_rng(0), noise=1.0, min_batch=min_batch)
     rounds = run([mv], _leaf_judge(target, 5))
     assert rounds > 1
-    assert mv.done and 64 <= mv.sims < 64 + 16 * per_action
+    assert mv.done and 64 <= mv.sims < 64 + 16
     visits, q = mv.root_stats()
     assert search.pending == 0 and visits.sum() == search.root_visits - 1
     assert np.count_nonzero(visits) == 16         # the considered moves, no more

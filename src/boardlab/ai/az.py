@@ -85,8 +85,8 @@ class AZAgent(BaseAgent):
         sims = lim.simulations
         search = Search(game, play_settings(lim, game.num_distinct_actions), seed=int(self.np_rng.integers(2 ** 62)),
                         clock=self.clock)
-        mv = GumbelMove(search, sims or 1 << 30, self.np_rng, noise=0.0, deadline=deadline,
-                        clock=self.clock)
+        mv = GumbelMove(search, sims or 1 << 30, self.np_rng, noise=0.0, min_batch=MIN_BATCH,
+                        deadline=deadline, clock=self.clock)
         # the root first: its cost sets a timed move's first estimate
         states, nodes = mv.request()
         mv.receive(states, nodes, *evaluate(states, search.tree.player[nodes]))
@@ -95,7 +95,6 @@ class AZAgent(BaseAgent):
             rate = self._rate or 2.0 / max(self.clock() - start, 1e-4)
             mv.simulations = max(len(mv.considered), int(rate * lim.seconds * 0.9))
             mv.reschedule()
-        mv.per_action = max(1, -(-MIN_BATCH // max(1, len(mv.considered))))
         t0 = self.clock()
         run([mv], evaluate)
         spent = self.clock() - t0

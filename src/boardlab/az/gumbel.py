@@ -26,8 +26,8 @@ A :class:`GumbelMove` is a state machine that never waits: it hands out the
 leaves it needs (:meth:`GumbelMove.request`) and takes their evaluations
 (:meth:`GumbelMove.receive`), so many games' moves can share one network
 call (self-play) and one game's move can ask for a few leaves at once
-(play: ``per_action`` leaves per considered move per round, under virtual
-loss).
+(play: ``min_batch`` leaves a round at least, several per considered move
+under virtual loss as the considered moves get few).
 """
 
 from __future__ import annotations
@@ -96,17 +96,19 @@ class GumbelMove:
     ``search``: a fresh external-evaluator search at the position;
     ``simulations``: the budget ``n`` (simulations after the root's own
     evaluation); ``noise``: scale of the Gumbel noise (1 in self-play, 0 to
-    play the best move); ``per_action``: leaves collected per considered move
-    per round; ``deadline`` on ``clock``: stop there, whatever is left."""
+    play the best move); ``min_batch``: leaves a round asks for at least
+    (each considered move gets that many divided among them, within what
+    its phase still owes it); ``deadline`` on ``clock``: stop there,
+    whatever is left."""
 
     def __init__(self, search: Search, simulations: int, rng: np.random.Generator, *,
-                 noise: float = 1.0, per_action: int = 1, max_considered: int = MAX_CONSIDERED,
+                 noise: float = 1.0, min_batch: int = 1, max_considered: int = MAX_CONSIDERED,
                  deadline: float | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         self.search = search
         self.simulations = simulations
         self.rng = rng
         self.noise = noise
-        self.per_action = max(1, per_action)
+        self.min_batch = max(1, min_batch)
         self.max_considered = max_considered
         self.deadline = deadline
         self.clock = clock
@@ -119,7 +121,8 @@ class GumbelMove:
         self.considered: np.ndarray = np.zeros(0, np.int64)  # indices into legal
         self._schedule: list[tuple[int, int]] = []
         self._phase = -1            # -1: the root is not evaluated yet
-        self._round = 0
+        self._given = 0             # visits each considered move got in this phase
+        self._step = 1              # visits each gets in the round under way
         self._asked = False         # a request is out, its answer not back yet
 
     # ------------------------------------------------------------ the protocol
@@ -171,35 +174,37 @@ class GumbelMove:
             self.done = True
             return
         self._schedule = halving_schedule(m, self.simulations)
-        self._phase, self._round = 0, 0
+        self._phase, self._given = 0, 0
 
     def reschedule(self) -> None:
         """Plan the phases again for a changed ``simulations`` (before any round)."""
-        if self._phase == 0 and self._round == 0 and self.sims == 0:
+        if self._phase == 0 and self._given == 0 and self.sims == 0:
             self._schedule = halving_schedule(len(self.considered), self.simulations)
 
     def _round_leaves(self) -> tuple[np.ndarray, np.ndarray]:
-        """One round: ``per_action`` forced leaves for each considered move
-        (the best first; the last round of the budget may cover only some)."""
+        """One round: the same number of forced leaves for each considered
+        move (the best first; the last round of the budget may cover only some)."""
+        num = len(self.considered)
+        owed = self._schedule[self._phase][1] - self._given
         left = self.simulations - self.sims
-        take = self.considered[:max(1, -(-left // self.per_action))]
+        self._step = k = max(1, min(owed, -(-self.min_batch // num), -(-left // num)))
+        take = self.considered[:max(1, -(-left // k))]
         got_s, got_n = [], []
         for i in take:
-            states, nodes = self.search.collect(self.per_action, force=int(self.legal[i]))
+            states, nodes = self.search.collect(k, force=int(self.legal[i]))
             got_s.append(states)
             got_n.append(nodes)
-        self.sims += self.per_action * len(take)
+        self.sims += k * len(take)
         return np.concatenate(got_s), np.concatenate(got_n)
 
     def _next_round(self) -> None:
         if self.sims >= self.simulations:
             self.done = True
             return
-        self._round += 1
-        _, rounds = self._schedule[self._phase]
-        if self._round * self.per_action >= rounds:  # the phase's visits are done
+        self._given += self._step
+        if self._given >= self._schedule[self._phase][1]:  # the phase's visits are done
             self._phase += 1
-            self._round = 0
+            self._given = 0
             if self._phase >= len(self._schedule):
                 self.done = True
                 return

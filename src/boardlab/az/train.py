@@ -351,6 +351,9 @@ class Trainer:
         self.generation = int(meta["generation"])
         self.cpu = {k: float(v) for k, v in meta["cpu"].items()}
         self.history = list(meta["history"])
+        # the log as the checkpoint knows it: rows of a generation cut short go
+        (self.folder / LOG).write_text("".join(json.dumps(r, sort_keys=True) + "\n"
+                                               for r in self.history))
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = meta["rng"]
 
