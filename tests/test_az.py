@@ -10,6 +10,7 @@ board it has no network for.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import numpy as np
@@ -305,3 +306,39 @@ def test_net_search_serves_the_analysis_tree_protocol() -> None:
     assert an.best is not None and an.best.action in game.legal_actions()
     assert s.best_action() in game.legal_actions()
     assert sum(c.visits for c in s.children()) == s.root_visits - 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_ray_gives_the_generation_this_process_gives(tmp_path) -> None:
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    t = Trainer(tmp_path / "run", _config(games=2, tasks=2))
+    tasks = t.generation_tasks()
+    remote = [s for s, _ in Workers(1, ray_address="local").map(self_play, tasks)]
+    here = [s for s, _ in map(self_play, tasks)]
+    for a, b in zip(remote, here, strict=True):
+        np.testing.assert_array_equal(a.policy, b.policy)
+        np.testing.assert_array_equal(a.z, b.z)
+
+
+def test_playing_needs_no_training_framework(tmp_path) -> None:
+    """``make run`` installs no JAX: the engine, its search and a network
+    file load and play without importing it."""
+    import subprocess
+    import sys
+    spec = _spec(4)
+    save(tmp_path / "w.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    code = (
+        "import sys, boardlab\n"
+        "from boardlab.ai.az import AZAgent\n"
+        "from boardlab.ai.limit import Limit\n"
+        "from boardlab.az.weights import load\n"
+        "from boardlab.az.netsearch import NetSearch\n"
+        f"w = load({str(tmp_path / 'w.npz')!r})\n"
+        "g = boardlab.new_game('robble', 4)\n"
+        "g.apply_action(AZAgent(Limit(16), 0, weights=w).choose_action(g))\n"
+        "NetSearch(g, w).run(8)\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('jax', 'optax', 'torch')]\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -114,6 +114,7 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
     if args.ship:
         return _ship(trainer)
     target = args.generations or trainer.config.generations
+    trainer.start()
     workers = Workers(args.workers or _cpus(), args.ray)
     c = trainer.config
     print(f"training {describe(trainer)} in {folder}: generation {trainer.generation} of {target}, "

@@ -214,6 +214,7 @@ class Trainer:
             raise OptionError(f"{self.folder}: no training run here to resume")
         self.config = config
         self.spec = config.spec()
+        self.commands: list[str] = []   # the training commands this run was made by
         self.command = command
         self.folder.mkdir(parents=True, exist_ok=True)
         saved.write_text(json.dumps(config.as_dict(), indent=1, sort_keys=True) + "\n")
@@ -234,7 +235,9 @@ class Trainer:
         return {k: np.asarray(v, np.float32) for k, v in self.params.items()}
 
     def weights(self) -> Weights:
-        meta = {"generation": self.generation, "seed": self.config.seed, "command": self.command,
+        made_by = self.commands or [self.command]
+        meta = {"generation": self.generation, "seed": self.config.seed, "command": made_by[0],
+                "commands": made_by,
                 "commit": _commit(), "config": self.config.as_dict(),
                 "cpu_hours": round(sum(self.cpu.values()) / 3600, 4),
                 "samples": self.buffer.added}
@@ -317,6 +320,15 @@ class Trainer:
             rows.append(row)
         return rows
 
+    def start(self) -> None:
+        """Before training (a new run or a resumed one): the log as the
+        checkpoint knows it (rows of a generation cut short go), and this
+        command among those the run was made by."""
+        (self.folder / LOG).write_text("".join(json.dumps(r, sort_keys=True) + "\n"
+                                               for r in self.history))
+        if self.command and (not self.commands or self.commands[-1] != self.command):
+            self.commands.append(self.command)
+
     # ------------------------------------------------------------ files
     def _log(self, row: dict[str, Any]) -> None:
         with open(self.folder / LOG, "a") as f:
@@ -330,6 +342,7 @@ class Trainer:
         arrays.update({f"o.{i}": np.asarray(x) for i, x in enumerate(leaves)})
         arrays.update(self.buffer.state())
         meta = {"generation": self.generation, "cpu": self.cpu, "history": self.history,
+                "commands": self.commands,
                 "rng": self.rng.bit_generator.state, "opt_leaves": len(leaves)}
         arrays["meta"] = np.array(json.dumps(meta))
         tmp = self.folder / (CHECKPOINT + ".tmp.npz")
@@ -351,9 +364,7 @@ class Trainer:
         self.generation = int(meta["generation"])
         self.cpu = {k: float(v) for k, v in meta["cpu"].items()}
         self.history = list(meta["history"])
-        # the log as the checkpoint knows it: rows of a generation cut short go
-        (self.folder / LOG).write_text("".join(json.dumps(r, sort_keys=True) + "\n"
-                                               for r in self.history))
+        self.commands = list(meta.get("commands", []))
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = meta["rng"]
 
