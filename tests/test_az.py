@@ -342,3 +342,28 @@ def test_playing_needs_no_training_framework(tmp_path) -> None:
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatch, capsys) -> None:
+    pytest.importorskip("jax")
+    pytest.importorskip("matplotlib")
+    from boardlab.az import weights as weights_module
+    from boardlab.cli import main
+    out = tmp_path / "run"
+    args = ["train", "robble", "--size", "4", "--out", str(out), "--games", "4", "--simulations",
+            "8", "--parallel", "4", "--channels", "8", "--blocks", "1", "--batch", "32",
+            "--buffer", "500", "--workers", "1", "--quiet", "--eval-every", "2", "--eval-games", "2",
+            "--eval-engines", "random", "--eval-limit", "8"]
+    assert main([*args, "--generations", "1"]) == 0
+    assert main([*args, "--generations", "2"]) == 0          # the same command resumes
+    rows = [r for r in (out / "log.jsonl").read_text().splitlines() if r]
+    assert len(rows) == 3 and '"engine": "random"' in rows[-1]
+    assert main(["train", "--resume", str(out), "--report", str(tmp_path / "c.png")]) == 0
+    assert (tmp_path / "c.png").stat().st_size > 1000 and "| 2 |" in capsys.readouterr().out
+    monkeypatch.setattr(weights_module, "SHIPPED", tmp_path / "shipped")
+    assert main(["train", "--resume", str(out), "--ship"]) == 0
+    w = for_game("robble", 4)
+    assert w.meta["generation"] == 2 and w.meta["seed"] == 0
+    assert w.meta["command"] == "boardlab train " + " ".join([*args[1:], "--generations", "1"])
+    assert main(["train", "robble", "--size", "4", "--out", str(out), "--lr", "0.5"]) == 2
+    assert "other settings (lr)" in capsys.readouterr().err

@@ -11,6 +11,7 @@ picture and a Markdown table (docs/az.md).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 import time
@@ -32,38 +33,47 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the run's folder (default runs/az-GAME-SIZE); an existing run resumes")
     p.add_argument("--resume", default=None, metavar="DIR", help="resume the run in DIR")
     p.add_argument("--generations", type=int, default=None,
-                   help="train until this many generations (default 100)")
+                   help="train until this many generations")
     p.add_argument("--minutes", type=float, default=None,
                    help="stop after the generation that passes this many minutes")
-    p.add_argument("--games", type=int, default=64, help="self-play games a generation")
-    p.add_argument("--simulations", type=int, default=32, help="simulations a move (Gumbel root)")
-    p.add_argument("--parallel", type=int, default=32,
+    p.add_argument("--games", type=int, default=None, help="self-play games a generation")
+    p.add_argument("--simulations", type=int, default=None, help="simulations a move (Gumbel root)")
+    p.add_argument("--parallel", type=int, default=None,
                    help="games in flight per task (their leaves share a network call)")
     p.add_argument("--tasks", type=int, default=None,
                    help="self-play tasks a generation (default: the workers)")
-    p.add_argument("--channels", type=int, default=32)
-    p.add_argument("--blocks", type=int, default=4)
-    p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--buffer", type=int, default=50_000, help="replay buffer (samples)")
-    p.add_argument("--reuse", type=float, default=4.0,
+    p.add_argument("--channels", type=int, default=None, help="channels of the residual tower")
+    p.add_argument("--blocks", type=int, default=None, help="residual blocks")
+    p.add_argument("--batch", type=int, default=None, help="training batch (samples)")
+    p.add_argument("--lr", type=float, default=None, help="Adam's learning rate")
+    p.add_argument("--buffer", type=int, default=None, help="replay buffer (samples)")
+    p.add_argument("--reuse", type=float, default=None,
                    help="times each new sample is drawn for training, on average")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None, help="the run's seed")
     p.add_argument("--workers", type=int, default=None,
                    help="local self-play processes (default: the CPU count; 1: this process)")
     p.add_argument("--ray", default=None, metavar="ADDRESS|local",
                    help="run self-play on Ray (local: start one here) instead of a local pool")
-    p.add_argument("--eval-every", type=int, default=0, metavar="G",
+    p.add_argument("--eval-every", type=int, default=None, metavar="G",
                    help="a strength match every G generations (0: none)")
-    p.add_argument("--eval-games", type=int, default=10)
-    p.add_argument("--eval-engines", default="mcts:0.05s,uct:0.05s",
+    p.add_argument("--eval-games", type=int, default=None, help="games against each engine")
+    p.add_argument("--eval-engines", default=None,
                    help="comma-separated opponents of the strength matches")
-    p.add_argument("--eval-limit", default="0.05s", help="the network's budget in them")
+    p.add_argument("--eval-limit", default=None, help="the network's budget in them")
     p.add_argument("--ship", action="store_true",
                    help="copy the run's network into the package for the az engine")
     p.add_argument("--report", default=None, metavar="PNG",
                    help="draw the run's curves into PNG (and print its Markdown table)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    from dataclasses import fields
+
+    from .train import Config
+    defaults = {f.name: f.default for f in fields(Config)}
+    for action in p._actions:  # a new run's defaults are Config's (a saved run keeps its own)
+        if action.dest in defaults and action.dest not in ("game", "size", "tasks"):
+            value = defaults[action.dest]
+            shown = ",".join(value) if isinstance(value, tuple) else value
+            action.help = f"{action.help or action.dest.replace('_', ' ')} (default {shown})"
     return p
 
 
@@ -92,19 +102,22 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
     from .train import CONFIG, Config, Trainer, Workers, describe
     folder = _folder(args)
     config = None
+    given = _given(args)
     if not args.resume and not (folder / CONFIG).exists():
         if not args.game:
             raise BoardlabError("name the game (or --resume DIR)")
         cls = boardlab.game_class(args.game)
-        options = {"pie": False} if args.no_pie else {}
         if args.no_pie and "pie" not in cls.option_defaults:
             raise BoardlabError(f"--no-pie: {cls.name} has no pie rule")
-        workers = args.workers or _cpus()
-        config = Config(cls.name, cls._check_size(args.size), options, args.channels, args.blocks,
-                        args.simulations, 16, args.games, args.parallel, args.tasks or workers,
-                        args.generations or 100, args.batch, args.lr, 1e-4, args.buffer,
-                        args.reuse, args.seed, args.eval_every, args.eval_games,
-                        tuple(e for e in args.eval_engines.split(",") if e), args.eval_limit)
+        given.setdefault("tasks", args.workers or _cpus())
+        config = Config(cls.name, cls._check_size(args.size), **given)
+    elif (folder / CONFIG).exists():
+        saved = Config.from_dict(json.loads((folder / CONFIG).read_text())).as_dict()
+        asked = Config.from_dict({**saved, **given}).as_dict()
+        other = sorted(k for k in given if k != "generations" and saved[k] != asked[k])
+        if other:
+            raise BoardlabError(f"{folder} holds a run with other settings ({', '.join(other)}): "
+                                "resume it with the same ones, or train into another --out folder")
     command = "boardlab train " + " ".join(shlex.quote(a) for a in argv)
     trainer = Trainer(folder, config, command=command)
     if args.report:
@@ -144,6 +157,24 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
             bar.close()
         workers.close()
     return 0
+
+
+#: options that are a run's settings (Config fields), by their dest
+_SETTINGS = ("games", "simulations", "parallel", "tasks", "channels", "blocks", "batch", "lr",
+             "buffer", "reuse", "seed", "eval_every", "eval_games", "generations")
+
+
+def _given(args: argparse.Namespace) -> dict:
+    """The run settings the command names (the rest keep Config's defaults,
+    or a saved run's values)."""
+    given = {k: getattr(args, k) for k in _SETTINGS if getattr(args, k) is not None}
+    if args.no_pie:
+        given["options"] = {"pie": False}
+    if args.eval_engines is not None:
+        given["eval_engines"] = tuple(e for e in args.eval_engines.split(",") if e)
+    if args.eval_limit is not None:
+        given["eval_limit"] = args.eval_limit
+    return given
 
 
 def _say(bar, text: str) -> None:
