@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import time
 
 import numpy as np
 import pytest
@@ -367,3 +368,20 @@ def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatc
     assert w.meta["command"] == "boardlab train " + " ".join([*args[1:], "--generations", "1"])
     assert main(["train", "robble", "--size", "4", "--out", str(out), "--lr", "0.5"]) == 2
     assert "other settings (lr)" in capsys.readouterr().err
+
+
+def test_with_network_plays_the_network_only_where_one_is_shipped(tmp_path, monkeypatch) -> None:
+    from boardlab.ai.az import WithNetwork
+    from boardlab.az import weights as weights_module
+    spec = _spec(4)
+    monkeypatch.setattr(weights_module, "SHIPPED", tmp_path)
+    save(tmp_path / "robble-4.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    agent = WithNetwork(AZAgent(Limit(16), 0), make_agent("mcts:50", 0))
+    for size, used in ((4, agent.net), (5, agent.other)):
+        game = boardlab.new_game("robble", size)
+        assert agent.pick(game) is used
+        assert agent.choose_action(game) in game.legal_actions()
+        assert agent.move_comment() is not None
+    assert agent.limit == agent.other.limit        # the rest is the other agent's
+    agent.clock = time.thread_time
+    assert agent.net.clock is agent.other.clock is time.thread_time

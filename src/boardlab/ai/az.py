@@ -123,3 +123,48 @@ def make(rest: str, seed: int | None, name: str) -> AZAgent:
     """``az[:BUDGET]``: BUDGET as for ``mcts`` (simulations, seconds or both)."""
     limit = Limit.parse(rest) if rest else Limit(seconds=DEFAULT_SECONDS)
     return AZAgent(limit, seed, name=name)
+
+
+class WithNetwork(BaseAgent):
+    """``net`` (an :class:`AZAgent`) on a game and size with a shipped
+    network, ``other`` elsewhere: how a level can be "the network where there
+    is one" without knowing the game when it is made. Anything else
+    (``choose_komi``, ``clock``, ...) is ``other``'s."""
+
+    def __init__(self, net: AZAgent, other: BaseAgent, name: str | None = None) -> None:
+        super().__init__(other.seed)
+        self.net = net
+        self.other = other
+        self.name = name or other.name
+        self._last: BaseAgent = other
+
+    def pick(self, game: Game) -> BaseAgent:
+        from ..az.netsearch import has_network
+        return self.net if has_network(game.name, game.size) else self.other
+
+    def choose_action(self, game: Game) -> int:
+        self._last = self.pick(game)
+        return self._last.choose_action(game)
+
+    def move_comment(self) -> str | None:
+        return self._last.move_comment()
+
+    def reset(self) -> None:
+        self.net.reset()
+        self.other.reset()
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.net.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        """Both agents' (the match runner sets it for ``--clock cpu``)."""
+        self.net.clock = clock
+        if hasattr(self.other, "clock"):
+            self.other.clock = clock
+
+    def __getattr__(self, name: str):
+        if name in ("net", "other", "_last"):
+            raise AttributeError(name)
+        return getattr(self.other, name)

@@ -215,6 +215,7 @@ class Trainer:
         self.config = config
         self.spec = config.spec()
         self.commands: list[str] = []   # the training commands this run was made by
+        self.commits: list[str] = []    # the source commit of each (a run may span several)
         self.command = command
         self.folder.mkdir(parents=True, exist_ok=True)
         saved.write_text(json.dumps(config.as_dict(), indent=1, sort_keys=True) + "\n")
@@ -237,7 +238,7 @@ class Trainer:
     def weights(self) -> Weights:
         made_by = self.commands or [self.command]
         meta = {"generation": self.generation, "seed": self.config.seed, "command": made_by[0],
-                "commands": made_by,
+                "commands": made_by, "commits": self.commits,
                 "commit": _commit(), "config": self.config.as_dict(),
                 "cpu_hours": round(sum(self.cpu.values()) / 3600, 4),
                 "samples": self.buffer.added}
@@ -328,6 +329,9 @@ class Trainer:
                                                for r in self.history))
         if self.command and (not self.commands or self.commands[-1] != self.command):
             self.commands.append(self.command)
+        commit = _commit()
+        if not self.commits or self.commits[-1] != commit:
+            self.commits.append(commit)
 
     # ------------------------------------------------------------ files
     def _log(self, row: dict[str, Any]) -> None:
@@ -342,7 +346,7 @@ class Trainer:
         arrays.update({f"o.{i}": np.asarray(x) for i, x in enumerate(leaves)})
         arrays.update(self.buffer.state())
         meta = {"generation": self.generation, "cpu": self.cpu, "history": self.history,
-                "commands": self.commands,
+                "commands": self.commands, "commits": self.commits,
                 "rng": self.rng.bit_generator.state, "opt_leaves": len(leaves)}
         arrays["meta"] = np.array(json.dumps(meta))
         tmp = self.folder / (CHECKPOINT + ".tmp.npz")
@@ -365,6 +369,7 @@ class Trainer:
         self.cpu = {k: float(v) for k, v in meta["cpu"].items()}
         self.history = list(meta["history"])
         self.commands = list(meta.get("commands", []))
+        self.commits = list(meta.get("commits", []))
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = meta["rng"]
 
