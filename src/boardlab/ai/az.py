@@ -91,9 +91,9 @@ class AZAgent(BaseAgent):
         states, nodes = mv.request()
         mv.receive(states, nodes, *evaluate(states, search.tree.player[nodes]))
         if sims is None:
-            assert lim.seconds is not None
+            assert deadline is not None
             rate = self._rate or 2.0 / max(self.clock() - start, 1e-4)
-            mv.simulations = max(len(mv.considered), int(rate * lim.seconds * 0.9))
+            mv.simulations = max(len(mv.considered), int(rate * (deadline - self.clock())))
             mv.reschedule()
         t0 = self.clock()
         run([mv], evaluate)
