@@ -269,6 +269,12 @@ def test_az_refuses_weights_for_another_board(tmp_path) -> None:
     assert back.spec == spec and back.meta == {"seed": 0}
     with pytest.raises(OptionError, match="for robble 4x4, not robble 5x5"):
         AZAgent(Limit(8), weights=back).choose_action(boardlab.new_game("robble", 5))
+    named = make_agent(f"az:12,net={tmp_path / 'w.npz'}", 1)   # a run's network by its path
+    assert named.limit == Limit(12) and named._weights.spec == spec
+    game = boardlab.new_game("robble", 4)
+    assert named.choose_action(game) in game.legal_actions()
+    with pytest.raises(OptionError, match="az takes net=PATH"):
+        make_agent("az:12,c=1")
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(OptionError, match="not a boardlab network weights file"):
         load(tmp_path / "bad.npz")

@@ -120,9 +120,18 @@ class AZAgent(BaseAgent):
 
 
 def make(rest: str, seed: int | None, name: str) -> AZAgent:
-    """``az[:BUDGET]``: BUDGET as for ``mcts`` (simulations, seconds or both)."""
-    limit = Limit.parse(rest) if rest else Limit(seconds=DEFAULT_SECONDS)
-    return AZAgent(limit, seed, name=name)
+    """``az[:BUDGET][,net=PATH]``: BUDGET as for ``mcts`` (simulations,
+    seconds or both); ``net``: a weights file to play instead of the shipped
+    network (a training run's ``weights.npz``)."""
+    from .engines import _budget
+    limit, items = _budget(rest)
+    weights = None
+    for key, value in items:
+        if key != "net":
+            raise ValueError(f"unknown engine option {key!r} in {name!r} (az takes net=PATH)")
+        from ..az.weights import load
+        weights = load(value)
+    return AZAgent(limit, seed, name=name, weights=weights)
 
 
 class WithNetwork(BaseAgent):
