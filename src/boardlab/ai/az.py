@@ -123,12 +123,15 @@ def make(rest: str, seed: int | None, name: str) -> AZAgent:
     """``az[:BUDGET][,net=PATH]``: BUDGET as for ``mcts`` (simulations,
     seconds or both); ``net``: a weights file to play instead of the shipped
     network (a training run's ``weights.npz``)."""
-    from .engines import _budget
-    limit, items = _budget(rest)
+    items = rest.split(",") if rest else []
+    limit = Limit(seconds=DEFAULT_SECONDS)
+    if items and "=" not in items[0]:
+        limit = Limit.parse(items.pop(0))
     weights = None
-    for key, value in items:
-        if key != "net":
-            raise ValueError(f"unknown engine option {key!r} in {name!r} (az takes net=PATH)")
+    for item in items:
+        key, _, value = item.partition("=")
+        if key != "net" or not value:
+            raise ValueError(f"unknown engine option {item!r} in {name!r} (az takes net=PATH)")
         from ..az.weights import load
         weights = load(value)
     return AZAgent(limit, seed, name=name, weights=weights)
