@@ -20,7 +20,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[web,test,dev,plots,openspiel,pettingzoo,gymnasium,ray]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[web,test,dev,plots,openspiel,pettingzoo,gymnasium,ray,train]'
 	touch $(STAMP)
 
 # The browser tests drive Debian's chromium (Playwright cannot download browsers

@@ -92,7 +92,8 @@ def describe_agent(name: str) -> str:
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """A new engine by name; OptionError for unknown names."""
     key = name.strip().lower() if isinstance(name, str) else None
-    if key is not None and key.startswith(("mcts:", "uct:", "pyuct", "cmd:", "cmd@")):
+    if key is not None and (key.startswith(("mcts:", "uct:", "pyuct", "cmd:", "cmd@", "az:"))
+                            or key == "az"):
         from .engines import make_engine
         return make_engine(name.strip(), seed)  # (a command keeps its case)
     if key not in _REGISTRY:

@@ -15,6 +15,10 @@ delegates every name other than its own to it. Names:
   ``evaluator``, ``score``, ``implicit``, ``solver``, ``reuse``, ...), plus
   ``knowledge`` (``no``: plain UCB1 with uniform playouts, the game's own
   settings ignored) and ``threads`` (N or ``auto``: root-parallel trees).
+* ``az``, ``az:BUDGET[,net=PATH]``: the one search guided by the network
+  trained for the game and board size (:mod:`boardlab.ai.az`), budget as for
+  ``mcts`` (default 1 s); it refuses, naming the networks shipped, where none
+  was trained; ``net``: a weights file instead (a training run's).
 * ``cmd:COMMAND`` / ``cmd@BUDGET:COMMAND``: an outside engine speaking UGI
   (:mod:`boardlab.ai.external`), e.g. ``cmd:boardlab engine robble``.
 * ``levelN``: the levels of :data:`LEVELS`: the one search with the game's
@@ -113,11 +117,14 @@ def _make(name: str, seed: int | None) -> BaseAgent:
             return UCTAgent(limit, seed, name=name.strip())
         from .pyuct import PyUCTAgent
         return PyUCTAgent(limit, seed, name=name.strip())
+    if head == "az":
+        from .az import make as make_az
+        return make_az(name.strip().partition(":")[2], seed, name.strip())  # a path keeps its case
     if head == "mcts":
         limit, items = _budget(rest)
         return _search_agent(limit, items, seed, name.strip())
     raise OptionError(f"unknown engine {name!r} (engines: {', '.join(engine_names())}, "
-                      "mcts:SIMULATIONS, mcts:SECONDSs, uct:..., pyuct:...)")
+                      "mcts:SIMULATIONS, mcts:SECONDSs, uct:..., pyuct:..., az:...)")
 
 
 def _search_agent(limit: Limit, items: list[tuple[str, str]], seed: int | None,

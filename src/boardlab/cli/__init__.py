@@ -218,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("study", help="self-play balance study: boardlab study GAME [--sizes 5,7,9] "
                    "[--engine E] [--games N] [--option komi=0..12] [--out DIR] [--resume]",
                    add_help=False)
+    sub.add_parser("train", help="train a network by self-play for the az engine: boardlab "
+                   "train GAME [--size N] [--generations G] [--workers W | --ray ADDRESS]",
+                   add_help=False)
     sub.add_parser("serve", help="serve the browser app (what make run does): boardlab serve "
                    "[--host H] [--port P] [--db PATH]", add_help=False)
 
@@ -238,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["study"]:
         from ..study.cli import main as study_main
         return study_main(argv[1:])
+    if argv[:1] == ["train"]:
+        from ..az.cli import main as train_main
+        return train_main(argv[1:])
     if argv[:1] == ["serve"]:
         from ..web.__main__ import main as serve_main
         return serve_main(argv[1:])

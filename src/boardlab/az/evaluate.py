@@ -1,0 +1,55 @@
+"""Strength matches of a network in training against named engines (NumPy only).
+
+One task is one game (so a pool or Ray spreads them): the network plays
+``az`` at ``limit`` against ``engine`` (``mcts:0.05s``, ``uct:...``), seats
+alternating with the game index as :mod:`boardlab.ai.match` seats them, both
+timed on the same clock (``cpu``: each thread's CPU time, fair on a shared
+machine).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import boardlab
+
+from ..ai.az import AZAgent
+from ..ai.engines import make_engine
+from ..ai.limit import Limit
+from ..ai.match import CLOCKS
+from .weights import Weights
+
+
+@dataclass(frozen=True)
+class EvalTask:
+    weights: Weights
+    options: dict[str, Any]
+    engine: str
+    limit: str
+    index: int
+    seed: int
+    clock: str = "cpu"
+
+
+def play_eval_game(task: EvalTask) -> dict[str, Any]:
+    """``{"score": 1 | 0.5 | 0 for the network, "plies", "cpu"}``."""
+    t0 = time.process_time()
+    spec = task.weights.spec
+    game = boardlab.new_game(spec.game, spec.size, **task.options)
+    clock = CLOCKS[task.clock]
+    az = AZAgent(Limit.parse(task.limit), task.seed, weights=task.weights, clock=clock)
+    other = make_engine(task.engine, task.seed + 1)
+    if hasattr(other, "clock"):
+        other.clock = clock
+    people = ("A", "B") if task.index % 2 == 0 else ("B", "A")  # A: the network
+    agents = {"A": az, "B": other}
+    while not game.is_over:
+        assert game.to_move is not None
+        who = people[game.seat_of(game.to_move)]
+        game.apply_action(agents[who].choose_action(game))
+    out = game.outcome
+    assert out is not None
+    score = 0.5 if out.winner == "draw" else float(people[game.seat_of(out.winner)] == "A")
+    return {"score": score, "plies": len(game), "cpu": time.process_time() - t0}

@@ -1,0 +1,82 @@
+"""Network weights on disk: one ``.npz`` per game and board size.
+
+A weights file holds the parameters (:mod:`boardlab.az.net`) and, under the
+key ``meta``, a JSON text: the network's :class:`~boardlab.az.net.Spec` and
+how the weights were made (the exact command, its seed, the commit, the
+generation, the training CPU time). Shipped weights live in this package
+(``boardlab/az/weights/<game>-<size>.npz``, package data); ``boardlab train``
+writes the same format into its run folder and, with ``--ship``, here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError
+from .net import Spec
+
+SHIPPED = Path(__file__).with_name("weights")
+
+
+@dataclass(frozen=True)
+class Weights:
+    spec: Spec
+    params: dict[str, np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def shipped_path(game: str, size: int) -> Path:
+    return SHIPPED / f"{game}-{size}.npz"
+
+
+def shipped() -> list[tuple[str, int]]:
+    """The (game, size) pairs with shipped weights."""
+    out = []
+    for p in sorted(SHIPPED.glob("*.npz")):
+        game, _, size = p.stem.rpartition("-")
+        if game and size.isdigit():
+            out.append((game, int(size)))
+    return out
+
+
+def save(path: str | os.PathLike, w: Weights) -> None:
+    """Write ``w`` to ``path`` (atomically: a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {**w.meta, "spec": w.spec.as_dict()}
+    arrays: dict[str, Any] = {k: np.asarray(v, np.float32) for k, v in w.params.items()}
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)
+
+
+def load(path: str | os.PathLike) -> Weights:
+    """The weights in ``path`` (OptionError naming the file if it is not one)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            params = {k: np.array(z[k], np.float32) for k in z.files if k != "meta"}
+        spec = Spec(**meta.pop("spec"))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise OptionError(f"{path}: not a boardlab network weights file ({exc})") from None
+    return Weights(spec, params, meta)
+
+
+def for_game(game: str, size: int) -> Weights:
+    """The shipped weights of ``game`` at ``size``; OptionError saying which exist if none."""
+    path = shipped_path(game, size)
+    if not path.exists():
+        have = ", ".join(f"{g} {s}x{s}" for g, s in shipped()) or "none yet"
+        raise OptionError(f"az: no trained network for {game} {size}x{size} "
+                          f"(shipped: {have}); train one with: boardlab train {game} --size {size}")
+    return load(path)

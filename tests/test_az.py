@@ -1,0 +1,393 @@
+"""The learned agent (boardlab.az, engine ``az``): network, Gumbel root, self-play, training.
+
+What can fail here: NumPy and JAX computing different networks from one
+definition; sequential halving spending another budget than asked or
+missing the move the values favour; augmentation moving planes and moves
+apart; training that does not lower its loss; a resumed run that is not
+the run that never stopped; an engine that plays illegal moves or accepts a
+board it has no network for.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab import OptionError, tensors
+from boardlab.ai import make_agent
+from boardlab.ai.az import AZAgent
+from boardlab.ai.limit import Limit
+from boardlab.az.evaluator import NetEvaluator
+from boardlab.az.gumbel import SETTINGS, GumbelMove, halving_schedule, run
+from boardlab.az.net import Spec, forward, init_params
+from boardlab.az.replay import ReplayBuffer
+from boardlab.az.selfplay import SelfPlayTask, self_play, symmetry_bits
+from boardlab.az.weights import Weights, for_game, load, save, shipped
+from boardlab.fast.search import Search, kernel_state
+
+
+def _spec(size: int = 4, channels: int = 8, blocks: int = 1) -> Spec:
+    cls = boardlab.game_class("robble")
+    return Spec("robble", size, len(tensors.plane_names(cls)), cls.num_distinct_actions_for(size),
+                channels, blocks, 16)
+
+
+def _position(seed: int, size: int = 5, plies: int = 6):
+    rng = random.Random(seed)
+    game = boardlab.new_game("robble", size)
+    for _ in range(plies):
+        game.apply_action(rng.choice(game.legal_actions()))
+    return game
+
+
+def test_numpy_and_jax_compute_the_same_network() -> None:
+    jnp = pytest.importorskip("jax.numpy")
+    spec = _spec(5, 12, 2)
+    params = init_params(spec, np.random.default_rng(1))
+    for k in params:  # non-zero gates and biases, so every term counts
+        params[k] = params[k] + np.float32(0.05)
+    x = np.random.default_rng(2).random((3, spec.planes, spec.points)).astype(np.float32)
+    lg_np, v_np = forward(params, x, spec, np)
+    lg_j, v_j = forward({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(x), spec, jnp)
+    np.testing.assert_allclose(lg_np, np.asarray(lg_j), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(v_np, np.asarray(v_j), rtol=1e-4, atol=1e-5)
+    assert lg_np.shape == (3, spec.actions) and v_np.shape == (3,)
+    assert np.all(np.abs(v_np) <= 1)
+
+
+def test_the_evaluator_sees_kernel_states_as_tensors_observe_does() -> None:
+    game = _position(3)
+    spec = _spec(5)
+    ev = NetEvaluator(init_params(spec, np.random.default_rng(0)), spec)
+    state, _ = kernel_state(game)
+    planes = ev.planes(state[None], np.array([game.current_player]))[0]
+    want = tensors.observe(game).reshape(spec.planes, spec.points)
+    np.testing.assert_array_equal(planes, want)
+
+
+def test_halving_schedule_spends_the_budget_in_halving_phases() -> None:
+    for m, n in ((16, 32), (16, 200), (4, 10), (7, 50), (2, 5)):
+        phases = halving_schedule(m, n)
+        assert phases[0][0] == m
+        assert sum(k * r for k, r in phases) >= n > sum(k * r for k, r in phases[:-1])
+        for (a, _), (b, _) in zip(phases, phases[1:], strict=False):
+            assert b == max(2, a // 2)
+
+
+def _leaf_judge(target: int, size: int):
+    """An evaluator that likes one move: a leaf where the player who just
+    moved holds ``target`` is lost for the player to move there."""
+    def evaluate(states, players):
+        cls = boardlab.game_class("robble")
+        spec = Spec("robble", size, 5, cls.num_distinct_actions_for(size))
+        ev = NetEvaluator(init_params(spec, np.random.default_rng(0)), spec)
+        planes = ev.planes(states, players)
+        values = np.where(planes[:, 1, target] > 0, -1.0, 0.0)   # plane 1: "theirs"
+        priors = np.full((len(states), spec.actions), 1.0 / spec.actions)
+        return values, priors
+    return evaluate
+
+
+@pytest.mark.parametrize("min_batch", [1, 40])
+def test_a_gumbel_root_finds_the_move_the_values_favour(min_batch: int) -> None:
+    game = boardlab.new_game("robble", 5)
+    target = 7
+    search = Search(game, SETTINGS, seed=1)
+    mv = GumbelMove(search, 64, np.random.default_rng(0), noise=1.0, min_batch=min_batch)
+    rounds = run([mv], _leaf_judge(target, 5))
+    assert rounds > 1
+    assert mv.done and 64 <= mv.sims < 64 + 16
+    visits, q = mv.root_stats()
+    assert search.pending == 0 and visits.sum() == search.root_visits - 1
+    assert np.count_nonzero(visits) == 16         # the considered moves, no more
+    policy = mv.policy()
+    assert policy.sum() == pytest.approx(1.0)
+    if visits[mv.legal.tolist().index(target)]:   # considered: it must win
+        assert mv.action() == target
+        assert int(np.argmax(policy)) == mv.legal.tolist().index(target)
+    assert mv.action() in game.legal_actions()
+
+
+def test_augmentation_moves_planes_and_moves_together() -> None:
+    game = _position(11, 5, 9)
+    spec = _spec(5)
+    ev = NetEvaluator(init_params(spec, np.random.default_rng(0)), spec)
+    state, _ = kernel_state(game)
+    planes = ev.planes(state[None], np.array([game.current_player]))
+    legal = np.zeros((1, spec.actions), bool)
+    legal[0, game.legal_actions()] = True
+    policy = np.random.default_rng(1).random((1, spec.actions)).astype(np.float32) * legal
+    buf = ReplayBuffer(spec, 16)
+    for k in range(8):
+        p2, pi2, l2 = buf.transform(planes, policy, legal, np.array([k]))
+        moved = tensors.transform_game(game, k)
+        np.testing.assert_array_equal(p2[0], tensors.observe(moved).reshape(spec.planes, -1))
+        perm = tensors.action_permutation(game, k)
+        want = np.zeros(spec.actions, np.float32)
+        want[perm] = policy[0]
+        np.testing.assert_array_equal(pi2[0], want)
+        assert sorted(np.flatnonzero(l2[0])) == sorted(moved.legal_actions())
+    assert symmetry_bits(game) == 255
+
+
+def test_symmetries_that_move_actions_by_position_are_left_out() -> None:
+    """Implo's patch resolutions name a patch by its smallest point: in such
+    a position only the symmetries that keep those names are allowed."""
+    rng = random.Random(5)
+    for _ in range(200):
+        game = boardlab.new_game("implo", 5)
+        while not game.is_over:
+            bits = symmetry_bits(game)
+            module = tensors.tensors_module(game)
+            for k in tensors.symmetries(game):
+                ok = all(module.action_map(game.size, k)[a] == b
+                         for a, b in module.state_action_map(game, k).items())
+                assert bool(bits >> k & 1) == ok
+            if bits != 255:
+                return
+            game.apply_action(rng.choice(game.legal_actions()))
+    pytest.fail("no implo position with a position-dependent action met")
+
+
+def test_self_play_is_seeded_and_its_samples_are_consistent() -> None:
+    spec = _spec(4)
+    params = init_params(spec, np.random.default_rng(0))
+    task = SelfPlayTask(params, spec, {}, games=4, parallel=3, simulations=8, seed=7)
+    a, stats = self_play(task)
+    b, _ = self_play(task)
+    for f in ("planes", "policy", "legal", "z", "syms"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    assert stats["games"] == 4 and len(a) == stats["samples"] > 0
+    assert np.all(a.policy[~a.legal] == 0)
+    np.testing.assert_allclose(a.policy.sum(axis=1), 1.0, rtol=1e-5)
+    assert set(np.unique(a.z)) <= {-1.0, 0.0, 1.0}
+    assert stats["evaluations"] > stats["moves"]   # the batches held several leaves
+    assert stats["calls"] < stats["evaluations"]
+
+
+# ---------------------------------------------------------------- training (JAX)
+
+
+def _config(**kw):
+    from boardlab.az.train import Config
+    base = dict(game="robble", size=4, channels=8, blocks=1, simulations=8, games=6, parallel=6,
+                tasks=2, generations=3, batch=32, buffer=2000, reuse=2.0, seed=3)
+    return Config(**{**base, **kw})
+
+
+def test_training_lowers_the_loss_and_the_network_plays(tmp_path) -> None:
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    t = Trainer(tmp_path / "run", _config())
+    workers = Workers(1)
+    t.run_generation(workers)
+    rng = np.random.default_rng(0)
+    x, pi, legal, z = t.buffer.batch(256, rng, augment=False)
+
+    def loss() -> float:
+        lg, v = forward(t.numpy_params(), x, t.spec, np)
+        lg = np.where(legal, lg, -1e9)
+        logp = lg - lg.max(1, keepdims=True)
+        logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+        return float(-(np.where(legal, pi * logp, 0)).sum(1).mean() + ((v - z) ** 2).mean())
+
+    before = loss()
+    for _ in range(3):
+        t.train_on(len(t.buffer))
+    assert loss() < before - 0.05
+    agent = AZAgent(Limit(16), seed=1, weights=t.weights())
+    game = boardlab.new_game("robble", 4)
+    other = make_agent("random", 2)
+    while not game.is_over:
+        mover = agent if game.current_player == 0 else other
+        a = mover.choose_action(game)
+        assert a in game.legal_actions()
+        game.apply_action(a)
+    assert agent.move_comment() is not None
+
+
+def test_a_resumed_run_is_bit_for_bit_the_run_that_never_stopped(tmp_path) -> None:
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    workers = Workers(1)
+    straight = Trainer(tmp_path / "a", _config())
+    for _ in range(3):
+        straight.run_generation(workers)
+    first = Trainer(tmp_path / "b", _config())
+    for _ in range(2):
+        first.run_generation(workers)
+    first.checkpoint()
+    del first
+    resumed = Trainer(tmp_path / "b")                 # the config comes from the folder
+    assert resumed.generation == 2
+    resumed.run_generation(workers)
+    a, b = straight.numpy_params(), resumed.numpy_params()
+    assert a.keys() == b.keys()
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+    assert np.array_equal(straight.buffer.data["planes"], resumed.buffer.data["planes"])
+    assert straight.rng.bit_generator.state == resumed.rng.bit_generator.state
+    with pytest.raises(OptionError, match="other settings"):
+        Trainer(tmp_path / "b", _config(lr=0.01))
+
+
+def test_a_local_pool_gives_the_generation_this_process_gives(tmp_path) -> None:
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    t = Trainer(tmp_path / "run", _config())
+    tasks = t.generation_tasks()
+    pool = Workers(2)
+    try:
+        pooled = [s for s, _ in pool.map(self_play, tasks)]
+    finally:
+        pool.close()
+    here = [s for s, _ in map(self_play, tasks)]
+    for a, b in zip(pooled, here, strict=True):
+        np.testing.assert_array_equal(a.planes, b.planes)
+        np.testing.assert_array_equal(a.policy, b.policy)
+
+
+# ---------------------------------------------------------------- the engine
+
+
+def test_az_refuses_a_board_without_a_network() -> None:
+    agent = make_agent("az:50")
+    with pytest.raises(OptionError, match="no trained network for vimbre 11x11"):
+        agent.choose_action(boardlab.new_game("vimbre", 11))
+
+
+def test_az_refuses_weights_for_another_board(tmp_path) -> None:
+    spec = _spec(4)
+    w = Weights(spec, init_params(spec, np.random.default_rng(0)), {"seed": 0})
+    save(tmp_path / "w.npz", w)
+    back = load(tmp_path / "w.npz")
+    assert back.spec == spec and back.meta == {"seed": 0}
+    with pytest.raises(OptionError, match="for robble 4x4, not robble 5x5"):
+        AZAgent(Limit(8), weights=back).choose_action(boardlab.new_game("robble", 5))
+    named = make_agent(f"az:12,net={tmp_path / 'w.npz'}", 1)   # a run's network by its path
+    assert named.limit == Limit(12) and named._weights.spec == spec
+    game = boardlab.new_game("robble", 4)
+    assert named.choose_action(game) in game.legal_actions()
+    with pytest.raises(OptionError, match="az takes net=PATH"):
+        make_agent("az:12,c=1")
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(OptionError, match="not a boardlab network weights file"):
+        load(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize("game,size", shipped() or [pytest.param("robble", 5, marks=pytest.mark.skip(
+    reason="no shipped weights yet"))])
+def test_shipped_weights_load_and_play(game: str, size: int) -> None:
+    w = for_game(game, size)
+    assert {"command", "seed", "commit", "generation"} <= set(w.meta)
+    assert w.meta["command"].startswith("boardlab train")
+    agent = make_agent("az:24", seed=0)
+    g = boardlab.new_game(game, size)
+    for _ in range(6):
+        if g.is_over:
+            break
+        a = agent.choose_action(g)
+        assert a in g.legal_actions()
+        g.apply_action(a)
+
+
+def test_net_search_serves_the_analysis_tree_protocol() -> None:
+    from boardlab.ai.analysis import snapshot
+    from boardlab.az.netsearch import NetSearch
+    game = _position(4, 5, 4)
+    spec = _spec(5)
+    w = Weights(spec, init_params(spec, np.random.default_rng(0)))
+    s = NetSearch(game, w, seed=2, batch=8)
+    prior = s.prior()
+    assert sorted(prior) == game.legal_actions() and sum(prior.values()) == pytest.approx(1.0)
+    assert -1 <= s.net_value(0) == -s.net_value(1) <= 1
+    done = s.run_for(Limit(100))
+    assert done >= 100 and s.root_visits >= 101 and s.search.pending == 0
+    an = snapshot(game, s, 0.0)
+    assert an.visits == s.root_visits and an.candidates
+    assert an.best is not None and an.best.action in game.legal_actions()
+    assert s.best_action() in game.legal_actions()
+    assert sum(c.visits for c in s.children()) == s.root_visits - 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_ray_gives_the_generation_this_process_gives(tmp_path) -> None:
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    t = Trainer(tmp_path / "run", _config(games=2, tasks=2))
+    tasks = t.generation_tasks()
+    remote = [s for s, _ in Workers(1, ray_address="local").map(self_play, tasks)]
+    here = [s for s, _ in map(self_play, tasks)]
+    for a, b in zip(remote, here, strict=True):
+        np.testing.assert_array_equal(a.policy, b.policy)
+        np.testing.assert_array_equal(a.z, b.z)
+
+
+def test_playing_needs_no_training_framework(tmp_path) -> None:
+    """``make run`` installs no JAX: the engine, its search and a network
+    file load and play without importing it."""
+    import subprocess
+    import sys
+    spec = _spec(4)
+    save(tmp_path / "w.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    code = (
+        "import sys, boardlab\n"
+        "from boardlab.ai.az import AZAgent\n"
+        "from boardlab.ai.limit import Limit\n"
+        "from boardlab.az.weights import load\n"
+        "from boardlab.az.netsearch import NetSearch\n"
+        f"w = load({str(tmp_path / 'w.npz')!r})\n"
+        "g = boardlab.new_game('robble', 4)\n"
+        "g.apply_action(AZAgent(Limit(16), 0, weights=w).choose_action(g))\n"
+        "NetSearch(g, w).run(8)\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('jax', 'optax', 'torch')]\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatch, capsys) -> None:
+    pytest.importorskip("jax")
+    pytest.importorskip("matplotlib")
+    from boardlab.az import weights as weights_module
+    from boardlab.cli import main
+    out = tmp_path / "run"
+    args = ["train", "robble", "--size", "4", "--out", str(out), "--games", "4", "--simulations",
+            "8", "--parallel", "4", "--channels", "8", "--blocks", "1", "--batch", "32",
+            "--buffer", "500", "--workers", "1", "--quiet", "--eval-every", "2", "--eval-games", "2",
+            "--eval-engines", "random", "--eval-limit", "8"]
+    assert main([*args, "--generations", "1"]) == 0
+    assert main([*args, "--generations", "2"]) == 0          # the same command resumes
+    rows = [r for r in (out / "log.jsonl").read_text().splitlines() if r]
+    assert len(rows) == 3 and '"engine": "random"' in rows[-1]
+    assert main(["train", "--resume", str(out), "--report", str(tmp_path / "c.png")]) == 0
+    assert (tmp_path / "c.png").stat().st_size > 1000 and "| 2 |" in capsys.readouterr().out
+    monkeypatch.setattr(weights_module, "SHIPPED", tmp_path / "shipped")
+    assert main(["train", "--resume", str(out), "--ship"]) == 0
+    w = for_game("robble", 4)
+    assert w.meta["generation"] == 2 and w.meta["seed"] == 0
+    assert w.meta["command"] == "boardlab train " + " ".join([*args[1:], "--generations", "1"])
+    assert main(["train", "robble", "--size", "4", "--out", str(out), "--lr", "0.5"]) == 2
+    assert "other settings (lr)" in capsys.readouterr().err
+
+
+def test_with_network_plays_the_network_only_where_one_is_shipped(tmp_path, monkeypatch) -> None:
+    from boardlab.ai.az import WithNetwork
+    from boardlab.az import weights as weights_module
+    spec = _spec(4)
+    monkeypatch.setattr(weights_module, "SHIPPED", tmp_path)
+    save(tmp_path / "robble-4.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    agent = WithNetwork(AZAgent(Limit(16), 0), make_agent("mcts:50", 0))
+    for size, used in ((4, agent.net), (5, agent.other)):
+        game = boardlab.new_game("robble", size)
+        assert agent.pick(game) is used
+        assert agent.choose_action(game) in game.legal_actions()
+        assert agent.move_comment() is not None
+    assert agent.limit == agent.other.limit        # the rest is the other agent's
+    agent.clock = time.thread_time
+    assert agent.net.clock is agent.other.clock is time.thread_time
