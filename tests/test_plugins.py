@@ -7,12 +7,14 @@ import ast
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import boardlab
-from boardlab.ai import advice, policies
 from boardlab.cli import render
 from boardlab.core import grid
+from boardlab.fast import advice
+from boardlab.fast.search import Settings, kernel_state
 from boardlab.games import view
 from boardlab.web import view as web_view
 
@@ -81,16 +83,37 @@ def test_every_game_has_a_complete_view_plug_in(name):
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
-def test_every_games_search_advice_is_usable(name):
-    adv = advice.advice_for(name)
-    assert adv.default_playout in policies.policies_for(name)
+def test_every_games_search_plug_in_keeps_the_contract(name):
+    """The search plug-in (``<game>_search``, :mod:`boardlab.fast.advice`):
+    its settings are valid and name only knowledge it has, its levels are
+    five growing budgets, its compiled functions answer on a real position
+    and ``special`` plays nothing at the start."""
+    adv = advice.advice(name)
+    module = advice.plugin_module(name)
+    assert module is not None, f"{name} has no search plug-in"
+    settings = Settings(**adv.settings)  # a bad name or value raises here
+    if settings.evaluator == "policy":
+        assert adv.has_policy, "evaluator=policy without a POLICY_PLAYOUT"
+    if settings.evaluator == "heuristic":
+        assert adv.has_evaluate, "evaluator=heuristic without an EVALUATE"
+    if settings.priors:
+        assert adv.has_prior, "priors=True without a PRIOR"
+    levels = list(adv.levels)
+    assert len(levels) == 5 and levels[0] > 0 and levels == sorted(set(levels)), levels
+    rng = random.Random(5)
     game = boardlab.new_game(name, 7 if name == "vimbre" else 5)
-    legal = game.legal_actions()
-    if adv.node_moves is not None:
-        moves = adv.node_moves(game, legal, random.Random(1))
-        assert moves and set(moves) <= set(legal)
     if adv.special is not None:
-        assert adv.special(game, None, {}) is None  # nothing special at the start
+        assert adv.special(game, {}) is None  # nothing special at the start
+    for _ in range(6):
+        game.apply_action(rng.choice(game.legal_actions()))
+    state, _ = kernel_state(game)
+    legal = np.array(game.legal_actions(), dtype=np.int64)
+    if adv.has_prior:
+        scores = np.full(len(legal), np.nan)
+        module.PRIOR(state, legal, len(legal), scores)
+        assert np.all(np.isfinite(scores))
+    if adv.has_evaluate:
+        assert -1.0 <= module.EVALUATE(state) <= 1.0
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
