@@ -72,6 +72,20 @@ def swapped(moves: Iterable[str]) -> bool:
     return sum(1 for m in moves if m == SWAP) % 2 == 1
 
 
+def mover_seats(colors: Sequence[str], movers: Sequence[str], moves: Sequence[str]) -> list[int]:
+    """The seat that made each of ``moves`` (canonical texts from the start),
+    ``movers[i]`` being the color that made ``moves[i]``: a swap is made by
+    the seat holding the color to move, and changes the seats after it."""
+    if len(movers) != len(moves):
+        raise ValueError(f"{len(movers)} movers for {len(moves)} moves")
+    out: list[int] = []
+    is_swapped = False
+    for color, move in zip(movers, moves, strict=True):
+        out.append(seat_of(colors, color, is_swapped))
+        is_swapped ^= move == SWAP
+    return out
+
+
 def seat_of(colors: Sequence[str], color: str, is_swapped: bool) -> int:
     """The seat (0 or 1, by starting color) that holds ``color`` now.
     ValueError for a name that is not one of ``colors``."""

@@ -266,9 +266,8 @@ class Hub:
                     and clock["remaining"] is not None:
                 rem = list(clock["remaining"])
                 rem[mover_seat] -= now - clock["started"]
-                swaps = live.row.moves.count("swap") + (canonical == "swap")
                 next_seat = None if game.is_over or game.to_move is None else \
-                    game.colors.index(game.to_move) ^ (swaps % 2)
+                    game.seat_of(game.to_move)  # (the move is in the game's history)
                 if next_seat != mover_seat:
                     rem[mover_seat] += clock["increment"]
                 clock["remaining"] = rem
