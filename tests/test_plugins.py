@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,114 @@ def test_the_name_scan_can_fail(tmp_path):
                    '"""robble in a docstring is fine"""\n')
     hits = [h.split(": ")[1] for h in _game_literals(bad, tmp_path)]
     assert sorted(hits) == ["'pilo'", "'vimbre'", "'yugo'"]
+
+
+#: the games' own vocabulary: their moves that are words (``pass``, ``swap``,
+#: yugo's ``button`` ...), the words written before a point (``mark``)
+WORDS = frozenset(w for g in boardlab.GAMES for cls in [boardlab.game_class(g)]
+                  for w in (*cls.move_words, *cls.point_words))
+#: where the game's vocabulary may not be spelled out: it asks the game
+VOCABULARY_FREE = (*GENERIC, "study", "records")
+_WORD_CALLS = {"count", "startswith", "endswith", "index", "string_to_action", "play", "get"}
+
+
+def _words_named(path: Path, words: frozenset[str], root: Path = SRC) -> list[str]:
+    """Where code (not its docstrings) names one of ``words`` as a string:
+    compared with, looked for in a collection literal, a dict with two of
+    them as keys, or an argument of ``.count``/``.startswith``/... (a dict
+    key alone is allowed: ``{"done": k}`` is a progress count, not a move)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+
+    def hit(p: ast.AST) -> None:
+        if isinstance(p, ast.Constant) and p.value in words:
+            found.append(f"{path.relative_to(root)}:{p.lineno}: {p.value!r}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for p in [node.left, *node.comparators]:
+                hit(p)
+        elif isinstance(node, (ast.Tuple, ast.Set, ast.List)):
+            for p in node.elts:
+                hit(p)
+        elif isinstance(node, ast.Dict):
+            keys = [k for k in node.keys if isinstance(k, ast.Constant) and k.value in words]
+            if len(keys) > 1:
+                for k in keys:
+                    hit(k)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _WORD_CALLS:
+            for p in node.args:
+                hit(p)
+    return found
+
+
+_JS_COMPARE = re.compile(r"""(?:[=!]==?\s*["'](\w+)["'])|(?:["'](\w+)["']\s*[=!]==?)""")
+_JS_KEY = re.compile(r"""(?:^|[{,\s])["']?(\w+)["']?\s*:""")
+
+
+def _js_words_named(path: Path, words: frozenset[str], root: Path) -> list[str]:
+    """The same for the page's scripts: a comparison with one of ``words``,
+    or a line whose object literal has two of them as keys."""
+    found = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith(("*", "/*", "//")):
+            continue
+        compared = {a or b for a, b in _JS_COMPARE.findall(line)} & words
+        keys = set(_JS_KEY.findall(line)) & words
+        for w in sorted(compared | (keys if len(keys) > 1 else set())):
+            found.append(f"{path.relative_to(root)}:{n}: {w!r}")
+    return found
+
+
+def test_no_code_outside_the_games_spells_out_their_move_words():
+    """Special move words are the game's (``Game.move_words``,
+    ``Game.point_words``): the web, the CLI, the agents, studies and records
+    ask the game, so a new word is added in one place."""
+    found = [hit for pkg in VOCABULARY_FREE for path in sorted((SRC / pkg).rglob("*.py"))
+             for hit in _words_named(path, WORDS)]
+    static = SRC / "web" / "static"
+    found += [hit for path in sorted(static.rglob("*.js")) if "games" not in path.parts
+              for hit in _js_words_named(path, WORDS, SRC)]
+    assert not found, "move words outside the games (ask the game):\n" + "\n".join(found)
+
+
+def test_the_word_scans_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('if move == "swap":\n    pass\nSPECIAL = ("pass", "done")\n'
+                   'n = moves.count("swap")\nLABELS = {"accept": 1, "reject": 2}\n'
+                   'progress = {"done": 3}\n"""a docstring may say mark"""\n')
+    hits = [h.split(": ")[1] for h in _words_named(bad, WORDS, tmp_path)]
+    assert hits.count("'swap'") == 2 and {"'pass'", "'done'", "'accept'", "'reject'"} <= set(hits)
+    assert len(hits) == 6
+    js = tmp_path / "bad.js"
+    js.write_text('if (m === "pass") go();\nconst S = { swap: "Swap", button: "Take" };\n'
+                  'el("button", { done: 0 });\n')
+    assert [h.split(": ")[1] for h in _js_words_named(js, WORDS, tmp_path)] == \
+        ["'pass'", "'button'", "'swap'"]
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_a_games_move_words_are_its_moves(name):
+    """Every legal move that names no point is one of the game's
+    ``move_words``, and a ``point_words`` word starts only moves with a point."""
+    cls = boardlab.game_class(name)
+    rng = random.Random(2)
+    for _ in range(6):
+        game = boardlab.new_game(name, 4)
+        while not game.is_over:
+            for move in game.legal_moves():
+                points = web_view.move_points(move, game.size)
+                if not points:
+                    assert move in cls.move_words, (name, move)
+                elif move.split()[0] in cls.point_words:
+                    assert len(move.split()) == 2 and points
+            game.apply_action(rng.choice(game.legal_actions()))
+    game = boardlab.new_game(name, 5)
+    for word, label in cls.move_words.items():  # each declared word is a move of the game
+        assert label and game.action_to_string(game.string_to_action(word)) == word
+    for word in cls.point_words:
+        assert game.action_to_string(game.string_to_action(f"{word} a1")) == f"{word} a1"
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)

@@ -26,7 +26,6 @@ from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
 pytestmark = BROWSER_MARKS
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-SPECIAL = {"swap", "pass", "button", "done", "accept", "reject"}
 KING = re.compile(r"k[a-s]\d+\Z")
 MOVE_TIMEOUT = 20_000  # ms
 
@@ -103,7 +102,7 @@ def point(page, name: str) -> None:
 def click_move(page, st: dict, move: str) -> None:
     """Make ``move`` the way a player does: clicks on the board and the move buttons."""
     game = st["game"]
-    if move in SPECIAL:
+    if move in boardlab.game_class(game).move_words:
         page.click(f'#actions [data-move="{move}"]')
     elif game == "implo" and move.startswith("@"):
         anchor, _, group = move[1:].partition("/")

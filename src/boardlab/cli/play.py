@@ -214,11 +214,12 @@ class Session:
         game_status = plugin.hook(g, "status")
         if game_status:
             lines += game_status(g, fields, legal)
-        if "swap" in legal:
-            lines.append(f"{mover} may play swap (pie rule): take over the other color's "
-                         "position")
-        if legal == ["pass"]:
-            lines.append(f"{mover} has no other move: pass")
+        swap = g.swap_action
+        if swap is not None and g.is_legal_action(swap):
+            lines.append(f"{mover} may play {g.action_to_string(swap)} (pie rule): take over "
+                         "the other color's position")
+        if len(legal) == 1 and legal[0] in g.move_words:
+            lines.append(f"{mover} has no other move: {legal[0]}")
         return lines
 
     def show(self) -> None:

@@ -89,6 +89,14 @@ class Game:
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
     #: characters per point in ``str(game)``
     cell_width: ClassVar[int] = 2
+    #: The moves written as a word, not as points (``pass``, the pie rule's
+    #: ``swap``, yugo's ``button`` ...), each with the words of the button a
+    #: front end offers for it. Said here once: the web draws its buttons
+    #: from it and nothing outside the game lists them.
+    move_words: ClassVar[dict[str, str]] = {}
+    #: Words written before a point as one move (yugo's ``mark c3``): a
+    #: record reads the word and the point after it as one move.
+    point_words: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -25,6 +25,8 @@ from collections.abc import Iterable, Sequence
 from ..errors import PositionError
 
 SWAP = "swap"
+#: the words of the swap's button (``Game.move_words``)
+SWAP_LABEL = "Swap colors (pie rule)"
 
 PENDING, OPEN, CLOSED = 0, 1, 2
 

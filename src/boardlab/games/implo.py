@@ -84,6 +84,7 @@ class Implo(Game):
     colors = ("black", "white")
     default_size = 9
     option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    move_words: ClassVar[dict[str, str]] = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

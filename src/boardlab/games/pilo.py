@@ -212,6 +212,7 @@ class Pilo(Game):
     default_size = 8
     cell_width = 3  # stack heights need a third column in str(game)
     option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    move_words: ClassVar[dict[str, str]] = {"pass": "Pass", pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

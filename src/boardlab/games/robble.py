@@ -30,6 +30,7 @@ class Robble(Game):
     colors = ("black", "white")
     default_size = 7
     option_defaults = {"pie": True}
+    move_words = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..core import grid
+from ..core import grid, pie
 from ..core.game import Game
 
 
@@ -75,6 +75,16 @@ class Piece:
     def role(self) -> str:
         """The terminal's paint role: the color, or the kind when neutral."""
         return self.color or self.kind
+
+
+#: what the plain moves every game may have did, after "<Color> ", where a
+#: plug-in's ``describe`` says nothing
+_PLAIN = {"pass": "passed", pie.SWAP: "swapped (pie rule): the players exchanged colors"}
+
+
+def plain_description(move: str) -> str:
+    """What ``move`` did in plain words: "passed", "played c3"."""
+    return _PLAIN.get(move, f"played {move}")
 
 
 def view_module(game: Game | type[Game] | str) -> ModuleType:
@@ -159,5 +169,5 @@ def sizes_text(groups: list[list[int]]) -> str:
     return ", ".join(str(len(g)) for g in sorted(groups, key=len, reverse=True)) or "none"
 
 
-__all__ = ["Piece", "biggest", "board_kind", "cancel_pairs", "components", "flood", "hook",
+__all__ = ["Piece", "biggest", "plain_description", "board_kind", "cancel_pairs", "components", "flood", "hook",
            "names", "pieces", "shows_ownership", "sizes_text", "view_module"]

@@ -213,6 +213,7 @@ class Vimbre(Game):
     name = "vimbre"
     colors = ("black", "white")
     default_size = 11
+    move_words = {"pass": "Pass"}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

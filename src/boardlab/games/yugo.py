@@ -105,6 +105,9 @@ class Yugo(Game):
     option_notes = {"komi": "a whole number: scores are whole but for the button's half point, "
                             "which is what makes a tie impossible; a half-point komi would "
                             "allow ties (docs/rules.md, Yugo)"}
+    move_words = {"button": "Take the button (+½)", "pass": "Pass", "done": "Done marking",
+                  "accept": "Accept removals", "reject": "Reject"}
+    point_words = ("mark",)
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

@@ -8,11 +8,6 @@ import { $, cap, el } from "../dom.js";
 import { gamePlugin } from "../games/index.js";
 import { renderOnline } from "./online.js";
 
-const SPECIAL = {
-  swap: "Swap colors (pie rule)", pass: "Pass", button: "Take the button (+½)",
-  done: "Done marking", accept: "Accept removals", reject: "Reject",
-};
-
 const fmt = (v) => String(v);
 
 export function render(s, ctl) {
@@ -141,8 +136,9 @@ function renderPanel(s, st, live, ctl) {
   const interactive = s.viewPly === null && live.your_turn && !live.over;
   if (interactive) {
     const ctx = ctl.context(true);
+    const words = live.words || {};  // the game's moves that are words, and their buttons
     for (const m of live.legal) {
-      if (SPECIAL[m]) actions.append(el("button", { type: "button", class: "move", "data-move": m, text: SPECIAL[m], onclick: () => ctx.canAct() && ctx.send(m) }));
+      if (words[m]) actions.append(el("button", { type: "button", class: "move", "data-move": m, text: words[m], onclick: () => ctx.canAct() && ctx.send(m) }));
     }
     actions.append(...gamePlugin(live.game).actions(st, live, ctx));
   }
