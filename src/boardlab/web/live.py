@@ -114,7 +114,9 @@ class Live:
         while len(game):
             game.undo()
             n += 1
-            seat = game.seat_of(game.to_move)
+            mover = game.to_move
+            assert mover is not None  # a game taken back is not over
+            seat = game.seat_of(mover)
             if self.row.seats[seat]["kind"] == "human" and not view.mid_turn(game, game.legal_moves()):
                 return n
         return None
