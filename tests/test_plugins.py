@@ -143,6 +143,98 @@ def test_the_word_scans_can_fail(tmp_path):
         ["'pass'", "'button'", "'swap'"]
 
 
+#: the games' option keys (``pie``, ``komi``): generic code reads them from
+#: ``Game.option_defaults`` / ``Game.pregame``, never by name
+OPTION_KEYS = frozenset(k for g in boardlab.GAMES for k in boardlab.game_class(g).option_defaults)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _options_named(path: Path, keys: frozenset[str], root: Path = SRC) -> list[str]:
+    """Where code names an option key: a string constant equal to one (not a
+    docstring), or a name, attribute, function or argument one of whose
+    ``_``-separated parts is one (``komi_negotiation``, ``choose_komi``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    # a module the file imports is not an option (core.pie: the pie rule's own module)
+    modules = {a.asname or a.name for node in ast.walk(tree)
+               if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if node.value in keys:
+                found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
+            continue
+        if isinstance(node, ast.Name) and node.id not in modules:
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, ast.keyword) and node.arg:
+            names = [node.arg]
+        for n in names:
+            if keys & set(n.lower().split("_")):
+                found.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}: {n}")
+    return found
+
+
+_JS_TOKEN = re.compile(r"[A-Za-z_$][\w$-]*")
+
+
+def _js_options_named(path: Path, keys: frozenset[str], root: Path) -> list[str]:
+    """The same for the page's files (scripts and HTML): a word of the code
+    or markup, split at ``-`` and ``_`` and camel case, that is an option key
+    (``#ng-komi``, ``live.options.komi``, ``komiPending``)."""
+    found = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith(("*", "/*", "//", "<!--")):
+            continue
+        for word in _JS_TOKEN.findall(line.split(" // ")[0]):
+            parts = re.split(r"[-_]|(?<=[a-z])(?=[A-Z])", word)
+            if keys & {part.lower() for part in parts}:
+                found.append(f"{path.relative_to(root)}:{n}: {word}")
+    return found
+
+
+def test_no_code_outside_the_games_names_their_options():
+    """A game's options (the pie rule, yugo's komi) and its pre-game are the
+    game's facts (``Game.option_defaults``, ``option_labels``, ``option_help``,
+    ``pregame``): the web, the CLI, the agents, studies and records drive them
+    without naming one, so a new game's options need no change there."""
+    found = [hit for pkg in VOCABULARY_FREE for path in sorted((SRC / pkg).rglob("*.py"))
+             for hit in _options_named(path, OPTION_KEYS)]
+    static = SRC / "web" / "static"
+    found += [hit for path in sorted([*static.rglob("*.js"), *static.rglob("*.html")])
+              if "games" not in path.parts for hit in _js_options_named(path, OPTION_KEYS, SRC)]
+    assert not found, "option keys outside the games (ask the game):\n" + "\n".join(found)
+
+
+def test_the_option_scans_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('from ..core import pie\ndef choose_komi(size):\n'
+                   '    """komi in a docstring is fine"""\n'
+                   '    return options["pie"] + f(komi_negotiation=1) + pie.SWAP\ncopied = 1\n')
+    hits = [h.split(": ")[1] for h in _options_named(bad, OPTION_KEYS, tmp_path)]
+    assert sorted(hits) == ["'pie'", "choose_komi", "komi_negotiation"]
+    page = tmp_path / "bad.js"
+    page.write_text('const x = live.options.komi;\n$("#ng-pie-row");\nif (komiPending) go();\n'
+                    '// komi in a comment is fine\nconst copied = pied;  // and after code: pie\n')
+    hits = [h.split(": ")[1] for h in _js_options_named(page, OPTION_KEYS, tmp_path)]
+    assert hits == ["komi", "ng-pie-row", "komiPending"]
+
+
 @pytest.mark.parametrize("name", boardlab.GAMES)
 def test_a_games_move_words_are_its_moves(name):
     """Every legal move that names no point is one of the game's

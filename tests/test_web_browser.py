@@ -80,13 +80,13 @@ def start_game(page, game: str, size: int = 5, opponent: str = "computer", color
     page.select_option("#ng-game", game)
     page.select_option("#ng-size", str(size))
     page.check(f"input[name=opponent][value={opponent}]")
-    if pie is not None and page.is_visible("#ng-pie"):
-        page.set_checked("#ng-pie", pie)
+    if pie is not None and page.is_visible("#ng-option-pie"):
+        page.set_checked("#ng-option-pie", pie)
     if opponent == "computer":
         page.select_option("#ng-engine", "random")
         if game == "yugo":
-            page.check("input[name=komi-namer][value=computer]")
-            page.select_option("#ng-komi-color", color)
+            page.check("input[name=pregame-namer][value=computer]")
+            page.select_option("#ng-pregame-color", color)
         else:
             page.select_option("#ng-color", color)
     page.click("#ng-start")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import boardlab
 from boardlab.web import engines
 
@@ -42,9 +44,20 @@ def test_another_line_or_engine_gets_a_new_agent_and_the_list_stays_short() -> N
 
 def test_the_komi_a_level_names_is_one_a_player_would_name() -> None:
     """Weak levels' searches of the start are noise; what they name stays in
-    0 .. twice the rule of thumb on every size a player is offered first."""
+    yugo's reasonable range (0 .. twice the rule of thumb) on every size a
+    player is offered first; an engine with no hook names the rule of thumb."""
+    pg = boardlab.game_class("yugo").pregame
     for size in (5, 7, 9):
-        cap = 2 * engines.fair_komi(size)
+        low, high = pg.reasonable(size)
+        assert (low, high) == (0, 2 * pg.fair(size))
         for engine in ("level1", "level2"):
-            assert 0 <= engines.komi_for(engine, size) <= cap, (engine, size)
-    assert engines.komi_for("random", 7) == engines.fair_komi(7)
+            assert low <= engines.value_for(engine, "yugo", size) <= high, (engine, size)
+    assert engines.value_for("random", "yugo", 7) == pg.fair(7) == 4
+
+
+def test_the_rule_of_thumb_picks_the_color_a_value_favours() -> None:
+    pg = boardlab.game_class("yugo").pregame
+    assert engines.color_for("random", "yugo", 9, pg.fair(9)) == "white"
+    assert engines.color_for("random", "yugo", 9, pg.fair(9) - 1) == "black"
+    with pytest.raises(boardlab.OptionError, match="robble has no pre-game"):
+        engines.value_for("random", "robble", 5)

@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
 from . import grid, numbers, pie
 from .outcome import Outcome
+from .pregame import PreGame
 
 _CONTAINERS = (list, dict, set, bytearray)
 
@@ -84,6 +85,18 @@ class Game:
     #: option name -> why its value has the type it has, when that is a rule
     #: (yugo's whole-number komi): the type error says it
     option_notes: ClassVar[dict[str, str]] = {}
+    #: option name -> a short name for it in texts ("pie rule": "no pie rule"
+    #: for False; "komi": "komi 6"); the name itself where missing
+    option_labels: ClassVar[dict[str, str]] = {}
+    #: option name -> what it does, a phrase for help texts and forms
+    option_help: ClassVar[dict[str, str]] = {}
+    #: the options a position set up on a board editor takes unless told
+    #: otherwise, where they differ from ``option_defaults`` (no pie rule:
+    #: no first move to swap)
+    setup_defaults: ClassVar[dict[str, Any]] = {}
+    #: what the players settle before the first move (yugo's komi), or None:
+    #: see :mod:`boardlab.core.pregame`
+    pregame: ClassVar[PreGame | None] = None
     #: names of list attributes that grow by one entry per applied action (like
     #: the undo stack); ``copy(history=False)`` empties them.
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
@@ -151,6 +164,19 @@ class Game:
                                       f"got {_short(value)}")
             out[key] = value
         return out
+
+    @classmethod
+    def option_label(cls, key: str) -> str:
+        """A short name for option ``key`` in texts (:attr:`option_labels`)."""
+        return cls.option_labels.get(key, key)
+
+    @classmethod
+    def option_text(cls, key: str, value: Any) -> str:
+        """An option's value in words: "pie rule", "no pie rule", "komi 6"."""
+        label = cls.option_label(key)
+        if isinstance(value, bool):
+            return label if value else f"no {label}"
+        return f"{label} {value}"
 
     @classmethod
     def info(cls, size: int | None = None) -> GameInfo:

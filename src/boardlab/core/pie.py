@@ -25,6 +25,14 @@ from collections.abc import Iterable, Sequence
 from ..errors import PositionError
 
 SWAP = "swap"
+#: the option that switches the rule on or off, its name and what it does
+#: in texts (``Game.option_labels`` / ``option_help``)
+OPTION = "pie"
+LABEL = "pie rule"
+HELP = "the second player may swap colors instead of their first move"
+#: a position set up on a board (not played from the start) has no first
+#: move to swap: its default (``Game.setup_defaults``)
+SETUP_DEFAULTS = {OPTION: False}
 #: the words of the swap's button (``Game.move_words``)
 SWAP_LABEL = "Swap colors (pie rule)"
 

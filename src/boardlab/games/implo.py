@@ -83,7 +83,10 @@ class Implo(Game):
     name = "implo"
     colors = ("black", "white")
     default_size = 9
-    option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    option_defaults: ClassVar[dict[str, Any]] = {pie.OPTION: True}
+    option_labels: ClassVar[dict[str, str]] = {pie.OPTION: pie.LABEL}
+    option_help: ClassVar[dict[str, str]] = {pie.OPTION: pie.HELP}
+    setup_defaults: ClassVar[dict[str, Any]] = pie.SETUP_DEFAULTS
     move_words: ClassVar[dict[str, str]] = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod

@@ -211,7 +211,10 @@ class Pilo(Game):
     colors = ("blue", "orange")
     default_size = 8
     cell_width = 3  # stack heights need a third column in str(game)
-    option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    option_defaults: ClassVar[dict[str, Any]] = {pie.OPTION: True}
+    option_labels: ClassVar[dict[str, str]] = {pie.OPTION: pie.LABEL}
+    option_help: ClassVar[dict[str, str]] = {pie.OPTION: pie.HELP}
+    setup_defaults: ClassVar[dict[str, Any]] = pie.SETUP_DEFAULTS
     move_words: ClassVar[dict[str, str]] = {"pass": "Pass", pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod

@@ -29,7 +29,10 @@ class Robble(Game):
     name = "robble"
     colors = ("black", "white")
     default_size = 7
-    option_defaults = {"pie": True}
+    option_defaults = {pie.OPTION: True}
+    option_labels = {pie.OPTION: pie.LABEL}
+    option_help = {pie.OPTION: pie.HELP}
+    setup_defaults = pie.SETUP_DEFAULTS
     move_words = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod

@@ -44,7 +44,7 @@ __all__ = ["ENGINE_TIMEOUT", "EngineTimeout", "Hub", "Live", "result_text"]
 T = TypeVar("T")
 
 #: seconds an engine call may take before its worker is killed (level 5 takes
-#: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
+#: ~0.5-5 s a move on 9x9-11x11, a big board's pre-game choice ~20 s)
 ENGINE_TIMEOUT = Settings.engine_timeout
 PRE_GAME_REMEMBERED = 1024
 #: live games kept in memory (beyond those in use: see Live.quiet)
@@ -306,10 +306,10 @@ class Hub:
             self._engine_turn(live, live.version, s.get("engine", "random")))
 
     async def pre_game_choice(self, client: str, fn, engine: str, *args):
-        """Yugo's pre-game choices (``engines.komi_for`` / ``color_for``) depend
-        only on their arguments (the engine is seeded with 0), so each is
-        searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`;
-        the arguments are bounded: a komi by the library's range): asking
+        """A game's pre-game choices (``engines.value_for`` / ``color_for``)
+        depend only on their arguments (the engine is seeded with 0), so each
+        is searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`;
+        the arguments are bounded: a value by the option's range): asking
         again, or many visitors asking at once, costs the engine pool
         nothing. A failed search is not remembered. A client with too many
         engine calls under way is refused 429."""

@@ -47,6 +47,12 @@ def kind_info(name: str) -> dict[str, Any]:
         "min_size": info.min_size,
         "max_size": info.max_size,
         "options": dict(cls.option_defaults),
+        "option_labels": {k: cls.option_label(k) for k in cls.option_defaults},
+        "option_help": {k: cls.option_help.get(k, "") for k in cls.option_defaults},
+        # a position set up on the board editor: its options unless told otherwise
+        "setup_options": {**cls.option_defaults, **cls.setup_defaults},
+        # what the players settle before the first move (yugo's komi), or None
+        "pregame": cls.pregame.describe() if cls.pregame is not None else None,
         **board_facts(cls),
         "legend": plugin.view_module(cls).LEGEND,
         # the board editor's palette: each piece with its position-text token

@@ -107,7 +107,7 @@ function renderStatus(s, st, live) {
     const seat = live.seats[live.to_move_seat];
     let text = `${cap(live.to_move)} to move (${seat.label || seat.kind})`;
     if (live.online && live.your_turn) text += " — your turn";
-    if (live.online && live.komi_pending) text = "Waiting for the color pick (komi " + live.options.komi + ")";
+    if (live.online && live.pregame_pending) text = `Waiting for the color pick (${live.meta.pregame.option} ${live.meta.pregame.value})`;
     text += gamePlugin(live.game).statusText(st, live);
     status.textContent = text;
   }
