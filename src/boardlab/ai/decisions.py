@@ -29,8 +29,8 @@ more to the color just played than to the color to move (see
 
 from __future__ import annotations
 
-from ..core import pregame
 from ..core.game import Game
+from ..core.pregame import PreGame
 from ..errors import OptionError
 from .limit import Limit
 
@@ -38,8 +38,8 @@ from .limit import Limit
 DEFAULT_LIMIT = Limit(8000)
 
 
-def _pregame(game: Game) -> pregame.PreGame:
-    found = pregame.of(game)
+def _pregame(game: Game) -> PreGame:
+    found = game.pregame
     if found is None:
         raise OptionError(f"{game.name} has no pre-game: nothing to name or pick")
     return found

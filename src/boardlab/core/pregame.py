@@ -67,11 +67,3 @@ class PreGame:
         """The declaration as plain data (the web page's form)."""
         return {"option": self.option, "about": self.about, "favours": self.favours,
                 "steps": [{"step": step, "seat": seat} for step, seat in STEPS]}
-
-
-def of(game: Any) -> PreGame | None:
-    """The pre-game of a game, a game class or a game name (None: it has none)."""
-    if isinstance(game, str):
-        from .. import game_class
-        game = game_class(game)
-    return getattr(game, "pregame", None)

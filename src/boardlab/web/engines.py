@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 import boardlab
 from boardlab import ai
-from boardlab.core import pregame
 from boardlab.core.pregame import PreGame
 
 
@@ -106,7 +105,7 @@ def compute_move(game_name: str, size: int, options: dict, start: str | None,
 # ---------------------------------------------------------------- the pre-game
 def _start(game_name: str, size: int) -> tuple[boardlab.Game, PreGame]:
     start = boardlab.new_game(game_name, size)
-    pg = pregame.of(start)
+    pg = start.pregame
     if pg is None:
         raise boardlab.OptionError(f"{game_name} has no pre-game")
     return start, pg

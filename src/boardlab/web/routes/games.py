@@ -16,7 +16,6 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 import boardlab
-from boardlab.core import pregame
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
 
 from .. import access, engines, online, view, work
@@ -47,7 +46,7 @@ async def computer_value(request: Request, game: str, size: int = Query(9, ge=4,
                          hub: Hub = HubDep) -> dict[str, Any]:
     if game not in boardlab.GAMES:
         raise ApiError(404, "unknown_game", f"unknown game {game!r}: one of {', '.join(boardlab.GAMES)}")
-    pg = pregame.of(game)
+    pg = boardlab.game_class(game).pregame
     if pg is None:
         raise ApiError(400, "bad_option", f"{game} has no pre-game")
     if engine not in hub.engine_names():
