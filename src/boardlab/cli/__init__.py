@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["match"]:
-        from ..ai.match import main as match_main
+        from .match import main as match_main
         return match_main(argv[1:])
     if argv[:1] == ["study"]:
         from ..study.cli import main as study_main

@@ -1,15 +1,16 @@
-"""One study game, played in a worker process: self-play with the match
-machinery's seeds and seats, plus what the metrics need per position.
+"""One study game, played in a worker process: a match game (the one
+self-play loop, :func:`boardlab.ai.selfplay.play`, with a match's seeds and
+seats) plus what the metrics need per position.
 
-The loop is :func:`boardlab.ai.match.play_game`'s (same engines, same seeds
-from :func:`boardlab.ai.match.game_seeds`, engine A on the first color in even
-games, a pie ``swap`` exchanging the colors the engines hold), so a study game
-is a match game and its record replays with ``replay_check``. On top it notes,
-at each position, the number of legal moves (BranchingFactor), the mover, the
-search's simulations (whether the engine could answer, :mod:`.adequacy`), and
-the engine's own evaluation from its move comment (LeadChange,
-DecisivenessThreshold), and it times the engine apart from everything else
-(the runner's overhead).
+A study game is game ``index`` between the study's engine and itself
+(:class:`~boardlab.ai.selfplay.GameTask`: engine A on the first color in even
+games, a pie ``swap`` exchanging the colors the engines hold), so its record
+replays with ``replay_check``. On top it notes, at each position, the number
+of legal moves (BranchingFactor), the mover, the search's simulations
+(whether the engine could answer, :mod:`.adequacy`) and the engine's own
+evaluation (LeadChange, DecisivenessThreshold), read from the engine's own
+account of its move (:func:`boardlab.ai.selfplay.thought`), and it times the
+engine apart from everything else (the runner's overhead).
 """
 
 from __future__ import annotations
@@ -19,9 +20,18 @@ from dataclasses import dataclass, field
 
 import boardlab
 
-from ..ai.comments import parse_comment
-from ..ai.match import GameResult, _agents, _seats
+from ..ai.engines import make_engine
+from ..ai.match import GameResult, game_result
+from ..ai.selfplay import GameTask, Ply, play, thought
 from ..records.model import continues_turn
+
+
+@dataclass(frozen=True)
+class StudyTask:
+    """One game of a study: the configuration it belongs to and the game."""
+
+    config_key: str
+    game: GameTask
 
 
 @dataclass
@@ -55,72 +65,60 @@ def first_color_probability(value: float, mover: int) -> float:
     return p if mover == 0 else 1.0 - p
 
 
-def play_study_game(task: tuple) -> StudyGame:
-    """``task`` = (config key, game, size, options, engine, index, seed, max plies)."""
-    t_task = time.perf_counter()
-    key, name, size, options, engine, index, seed, max_plies = task
-    game = boardlab.new_game(name, size, **options)
-    agents = _agents(engine, engine, seed, index)
-    first, second = game.colors
-    people = _seats(index)
-    a_color = game.colors[people.index("A")]
-    longest = {"A": 0.0, "B": 0.0}
-    comments: dict[int, str] = {}
-    legal: list[int] = []
-    movers: list[int] = []
-    evals: list[float | None] = []
-    visits: list[int | None] = []
-    turns = 0
-    new_turn = True
-    engine_seconds = 0.0
-    start = time.perf_counter()
-    cpu_start = time.process_time()
-    while not game.is_over and (max_plies is None or len(game) < max_plies):
-        mover_color = game.to_move
-        assert mover_color is not None  # the game is not over
-        mover = 0 if mover_color == first else 1
-        legal.append(len(game.legal_actions()))
-        movers.append(mover)
-        who = people[game.seat_of(mover_color)]
-        agent = agents[who]
-        t0 = time.perf_counter()
-        action = agent.choose_action(game)
-        dt = time.perf_counter() - t0
-        engine_seconds += dt
-        longest[who] = max(longest[who], dt)
-        if new_turn:
-            turns += 1
-        text = game.action_to_string(action)
-        game.apply_action(action)
-        new_turn = not continues_turn(game, mover_color, text)
-        comment = agent.move_comment()
-        parsed = parse_comment(comment) if comment else None
-        if comment:
-            comments[len(game)] = comment
-        visits.append(None if parsed is None else parsed.visits)
+def warm(game: str, sizes: list[int], engine: str) -> None:
+    """One search per size, so the compiled core is loaded: in the parent
+    before local workers fork (every worker inherits it instead of loading
+    its own, about a second each), in each Ray actor as it starts."""
+    for size in sizes:
+        make_engine(engine, 0).choose_action(boardlab.new_game(game, size))
+
+
+class _Notes:
+    """What a study keeps of each ply (``on_ply`` of the self-play loop)."""
+
+    def __init__(self, first: str) -> None:
+        self.first = first
+        self.legal: list[int] = []
+        self.movers: list[int] = []
+        self.evals: list[float | None] = []
+        self.visits: list[int | None] = []
+        self.turns = 0
+        self.new_turn = True
+
+    def __call__(self, ply: Ply) -> None:
+        mover = 0 if ply.color == self.first else 1
+        self.legal.append(ply.legal)
+        self.movers.append(mover)
+        if self.new_turn:
+            self.turns += 1
+        self.new_turn = not continues_turn(ply.game, ply.color, ply.move)
+        said = thought(ply.agent)
+        self.visits.append(None if said is None else said.visits)
         # a search with fewer simulations than legal moves has seen most moves
         # once or never: its value is one playout's, not an evaluation
-        evals.append(None if parsed is None or parsed.value is None
-                     or (parsed.visits or 0) < legal[-1] and not parsed.proven
-                     else first_color_probability(parsed.value, mover))
+        self.evals.append(None if said is None or said.value is None
+                          or (said.visits or 0) < ply.legal and not said.proven
+                          else first_color_probability(said.value, mover))
+
+
+def play_study_game(task: StudyTask) -> StudyGame:
+    """Play one study game and note what the metrics need."""
+    t_task = time.perf_counter()
+    spec = task.game
+    game = spec.new_game()
+    first, second = game.colors
+    notes = _Notes(first)
+    played = play(game, spec.seated_agents(), notes, spec.max_plies)
+    result = game_result(spec, game, played)
     out = game.outcome
     winner = None if out is None else out.winner
-    if winner is None or winner == "draw":
-        a_result = 0.5
-    else:
-        a_result = 1.0 if people[game.seat_of(winner)] == "A" else 0.0
     # the seat that moved first (seat 0) holds the first color, or the second after a swap
     first_mover_color = game.color_of(0)
     first_mover_won = (None if winner is None else 0.5 if winner == "draw"
                        else float(winner == first_mover_color))
-    result = GameResult(index, a_color, game.colors_swapped, game.action_history,
-                        "unfinished" if winner is None else winner, a_result,
-                        "unfinished" if out is None else out.termination.value, len(game),
-                        time.perf_counter() - start, longest, time.process_time() - cpu_start,
-                        comments)
     first_move = game.history[0] if len(game) else None
     scores = None if out is None else out.scores
     margin = None if not scores else float(scores[first] - scores[second])
-    return StudyGame(key, index, seed, result, winner, first_mover_won, turns, first_move,
-                     legal, movers, evals, visits, margin, engine_seconds,
-                     time.perf_counter() - t_task)
+    return StudyGame(task.config_key, spec.index, spec.seed, result, winner, first_mover_won,
+                     notes.turns, first_move, notes.legal, notes.movers, notes.evals,
+                     notes.visits, margin, played.engine_seconds, time.perf_counter() - t_task)

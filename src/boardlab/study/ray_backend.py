@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .play import StudyGame, play_study_game
+from .play import StudyGame, StudyTask, play_study_game, warm
 from .storage import StudyError
 
 #: the most games one call plays (a kill loses at most this many per actor)
@@ -62,13 +62,12 @@ class _Player:
     """One Ray actor: loads the compiled core once, then plays batches."""
 
     def __init__(self, game: str, sizes: list[int], engine: str) -> None:
-        from .runner import warm
         warm(game, sizes, engine)
 
     def ready(self) -> bool:
         return True
 
-    def play(self, batch: list[tuple]) -> list[StudyGame]:
+    def play(self, batch: list[StudyTask]) -> list[StudyGame]:
         return [play_study_game(t) for t in batch]
 
 
@@ -93,7 +92,7 @@ class RayRun:
     def workers(self) -> int:
         return len(self.actors)
 
-    def games(self, tasks: list[tuple]) -> Iterator[StudyGame]:
+    def games(self, tasks: list[StudyTask]) -> Iterator[StudyGame]:
         """Each batch's games as its call ends."""
         from ray.util import ActorPool
 

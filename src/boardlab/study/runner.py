@@ -4,7 +4,7 @@ processes (all cores by default) or on Ray, each stored as it ends.
 Games are dealt index-major (game 0 of every configuration, then game 1, ...),
 so a study stopped early still has every configuration about equally covered.
 Each game's seeds come from its configuration and index only
-(:meth:`Config.seed`, :func:`boardlab.ai.match.game_seeds`), so with a
+(:meth:`Config.seed`, :func:`boardlab.ai.selfplay.game_seeds`), so with a
 simulation budget the same study gives the same games whatever ``jobs``, the
 order games finish in, a resume, or Ray.
 
@@ -29,7 +29,8 @@ import boardlab
 
 from ..ai.engines import make_engine
 from ..ai.match import MatchSpec
-from .play import StudyGame, play_study_game
+from ..ai.selfplay import GameTask
+from .play import StudyGame, StudyTask, play_study_game, warm
 from .spec import Config, StudySpec
 from .storage import Store
 
@@ -105,12 +106,13 @@ def recorded_settings(spec: StudySpec) -> dict:
             "boardlab": boardlab.__version__, "seed": spec.seed, "max_plies": spec.max_plies}
 
 
-def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[tuple]:
-    return [(c.key, spec.game, c.size, c.options, spec.engine, i, c.seed(spec.seed),
-             spec.max_plies) for c, i in todo]
+def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[StudyTask]:
+    return [StudyTask(c.key, GameTask(spec.game, c.size, c.options, spec.engine, spec.engine, i,
+                                      c.seed(spec.seed), max_plies=spec.max_plies))
+            for c, i in todo]
 
 
-def _local(tasks: list[tuple], jobs: int) -> Iterator[StudyGame]:
+def _local(tasks: list[StudyTask], jobs: int) -> Iterator[StudyGame]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield play_study_game(t)
@@ -136,14 +138,6 @@ def _local(tasks: list[tuple], jobs: int) -> Iterator[StudyGame]:
                 yield f.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def warm(game: str, sizes: list[int], engine: str) -> None:
-    """One search per size, so the compiled core is loaded: in the parent
-    before local workers fork (every worker inherits it instead of loading
-    its own, about a second each), in each Ray actor as it starts."""
-    for size in sizes:
-        make_engine(engine, 0).choose_action(boardlab.new_game(game, size))
 
 
 def _stored_bytes(directory: str) -> int:
