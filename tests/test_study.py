@@ -281,7 +281,7 @@ def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_a_search_smaller_than_the_move_list_gives_no_evaluation():
     from boardlab.ai.selfplay import GameTask
-    from boardlab.study.play import StudyTask, play_study_game
+    from boardlab.study.study_game import StudyTask, play_study_game
 
     def task(engine):
         return StudyTask("k", GameTask("robble", 4, {}, engine, engine, 0, 5))

@@ -39,7 +39,7 @@ def _use_color(args: argparse.Namespace) -> bool:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .play import Session
+    from .terminal import Session
 
     cls = boardlab.game_class(args.game)
     options: dict = {}

@@ -30,9 +30,9 @@ import boardlab
 from ..ai.engines import make_engine
 from ..ai.match import MatchSpec
 from ..ai.selfplay import GameTask
-from .play import StudyGame, StudyTask, play_study_game, warm
 from .spec import Config, StudySpec
 from .storage import Store
+from .study_game import StudyGame, StudyTask, play_study_game, warm
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from boardlab.errors import IllegalMoveError
 
-from . import access, engines, work
+from . import access, opponents, work
 from .admission import Admission, Held
 from .clocks import Clocks
 from .db import Clock, GameMeta, Store
@@ -81,7 +81,7 @@ class Hub:
         self.counter = itertools.count(1)
         warm: Callable[[], None] | None = None
         if settings.engine_warm_up:
-            from .analysing import warm_up
+            from .analysis_worker import warm_up
             warm = warm_up
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
@@ -149,7 +149,7 @@ class Hub:
 
     def engine_names(self) -> set[str]:
         if self._engine_names is None:
-            self._engine_names = {e["name"] for e in engines.list_engines()}
+            self._engine_names = {e["name"] for e in opponents.list_engines()}
         return self._engine_names
 
     # ------------------------------------------------------------ loading
@@ -306,7 +306,7 @@ class Hub:
             self._engine_turn(live, live.version, s.get("engine", "random")))
 
     async def pre_game_choice(self, client: str, fn, engine: str, *args):
-        """A game's pre-game choices (``engines.value_for`` / ``color_for``)
+        """A game's pre-game choices (``opponents.value_for`` / ``color_for``)
         depend only on their arguments (the engine is seeded with 0), so each
         is searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`;
         the arguments are bounded: a value by the option's range): asking
@@ -331,7 +331,7 @@ class Hub:
         while True:
             try:
                 move = await self.pool.run(live.client or f"game:{row.id}", engine,
-                                           engines.compute_move, row.game, row.size,
+                                           opponents.compute_move, row.game, row.size,
                                            row.options, row.meta.get("start"), list(row.moves),
                                            engine, seed)
                 break

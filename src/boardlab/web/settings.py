@@ -78,7 +78,7 @@ class Settings:
     work_workers: int | None = None
     work_timeout: float = 20.0
     work_per_client: int = 2
-    #: analysis (routes/analysis.py): seconds of search for one position when
+    #: analysis (routes/analysis_api.py): seconds of search for one position when
     #: the request names none, and at most (the page streams the refinement
     #: all along, so a long default costs a user nothing: the first candidates
     #: come after 0.2 s)

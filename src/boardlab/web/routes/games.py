@@ -18,7 +18,7 @@ from fastapi import APIRouter, Query, Request, Response
 import boardlab
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
 
-from .. import access, engines, online, view, work
+from .. import access, online, opponents, view, work
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live, result_text
 from ..schemas import ERRORS, ApiError, GameState, MoveIn, NewGame, ResignIn
@@ -36,7 +36,7 @@ async def kinds() -> list[dict[str, Any]]:
 
 @router.get("/api/engines", summary="The computer opponents on offer (boardlab.ai's registry)")
 async def engine_list() -> list[dict[str, Any]]:
-    return engines.list_engines()
+    return opponents.list_engines()
 
 
 @router.get("/api/{game}/pregame", summary="The value the computer names in a game's "
@@ -51,7 +51,7 @@ async def computer_value(request: Request, game: str, size: int = Query(9, ge=4,
         raise ApiError(400, "bad_option", f"{game} has no pre-game")
     if engine not in hub.engine_names():
         raise ApiError(400, "unknown_engine", f"unknown engine {engine!r}")
-    value = await hub.pre_game_choice(client_of(request), engines.value_for, engine, game, size)
+    value = await hub.pre_game_choice(client_of(request), opponents.value_for, engine, game, size)
     return {"option": pg.option, "value": value}
 
 
@@ -135,7 +135,7 @@ async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardl
             if neg.value is None:
                 raise ApiError(400, "bad_option", f"name the {pg.option} (pregame.value)")
             options[pg.option] = neg.value
-            machine = await hub.pre_game_choice(client, engines.color_for, spec.engine,
+            machine = await hub.pre_game_choice(client, opponents.color_for, spec.engine,
                                                 cls.name, size_for, neg.value)
             human = colors[1 - colors.index(machine)]
             meta["pregame"] = {"option": pg.option, "value": neg.value, "named_by": "human",
@@ -143,7 +143,7 @@ async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardl
         else:
             if neg.color not in colors:
                 raise ApiError(400, "bad_option", f"pick a color: {' or '.join(colors)}")
-            value = await hub.pre_game_choice(client, engines.value_for, spec.engine,
+            value = await hub.pre_game_choice(client, opponents.value_for, spec.engine,
                                               cls.name, size_for)
             options[pg.option] = value
             human = neg.color
@@ -154,7 +154,7 @@ async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardl
     if human not in colors:
         raise ApiError(400, "bad_option", f"color must be {' or '.join(colors)} or random, "
                        f"got {human!r}")
-    label = next((e["label"] for e in engines.list_engines() if e["name"] == spec.engine),
+    label = next((e["label"] for e in opponents.list_engines() if e["name"] == spec.engine),
                  spec.engine)
     return [{"kind": "human", "label": "You"} if c == human else
             {"kind": "computer", "engine": spec.engine, "label": f"Computer · {label}"}
