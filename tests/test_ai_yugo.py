@@ -11,7 +11,7 @@ from boardlab.ai.engines import make_engine
 from boardlab.ai.limit import Limit
 from boardlab.ai.search import DECISION_LIMIT
 from boardlab.errors import OptionError
-from boardlab.games import yugo_search as yugo_end
+from boardlab.games.yugo import search as yugo_end
 
 # 5x5, white button. Black: a two-eyed block on columns a-b (a5 and a3 empty)
 # plus a pawn d3 in white's area with one liberty (d2): white kings d2 and it is

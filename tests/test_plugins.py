@@ -4,6 +4,7 @@ and the generic packages (ai/, web/, cli/) never name a game."""
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 import re
 from pathlib import Path
@@ -16,7 +17,7 @@ from boardlab.cli import render
 from boardlab.core import grid
 from boardlab.fast import advice
 from boardlab.fast.search import Settings, kernel_state
-from boardlab.games import view
+from boardlab.games import plugin, view
 from boardlab.web import view as web_view
 
 SRC = Path(boardlab.__file__).resolve().parent
@@ -259,6 +260,23 @@ def test_a_games_move_words_are_its_moves(name):
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
+def test_a_games_package_declares_its_parts(name):
+    """Each game is a package: its rules and the parts its ``PARTS`` declares
+    (found through the declaration, not by a module-name convention), and
+    nothing else."""
+    package = importlib.import_module(boardlab.game_class(name).__module__).__package__
+    declared = importlib.import_module(package).PARTS
+    assert set(declared) == {"view", "search", "tensors"}
+    for part, module in declared.items():
+        assert plugin(name, part).__name__ == module
+    assert plugin(name, "opening_book", optional=True) is None
+    with pytest.raises(LookupError, match=f"{name} declares no 'opening_book' part"):
+        plugin(name, "opening_book")
+    folder = Path(importlib.import_module(package).__file__).parent
+    assert {f.stem for f in folder.glob("*.py")} == {"__init__", "rules", *declared}
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
 def test_every_game_has_a_complete_view_plug_in(name):
     module = view.view_module(name)
     assert module.BOARD in ("points", "squares")
@@ -285,7 +303,7 @@ def test_every_game_has_a_complete_view_plug_in(name):
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
 def test_every_games_search_plug_in_keeps_the_contract(name):
-    """The search plug-in (``<game>_search``, :mod:`boardlab.fast.advice`):
+    """The search plug-in (``boardlab.games.<game>.search``, :mod:`boardlab.fast.advice`):
     its settings are valid and name only knowledge it has, its levels are
     five growing budgets, its compiled functions answer on a real position
     and ``special`` plays nothing at the start."""

@@ -1,8 +1,8 @@
 """What a game tells the terminal and the web to draw it: its view plug-in.
 
 ``cli/`` and ``web/`` never name a game. Each game keeps its drawing facts
-beside its rules in ``boardlab.games.<game>_view`` (found from the game
-class's module, as ``boardlab.research.tensors`` finds ``<game>_tensors``):
+beside its rules in ``boardlab.games.<game>.view``, the ``view`` part its
+package declares (``PARTS``: :func:`boardlab.games.plugin`):
 
 ``BOARD``
     ``"points"`` (pieces on the intersections of lines) or ``"squares"``.
@@ -88,7 +88,7 @@ def plain_description(move: str) -> str:
 
 
 def view_module(game: Game | type[Game] | str) -> ModuleType:
-    """The ``<game>_view`` module of a game, a game class or a game name."""
+    """The view module a game declares, for a game, a game class or a game name."""
     from . import plugin
     module = plugin(game, "view")
     assert module is not None

@@ -62,10 +62,10 @@ from bisect import bisect_right
 from functools import cache
 from itertools import compress
 
-from ..core import grid
-from ..core.game import Game, parse_flag
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid
+from ...core.game import Game, parse_flag
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 _TOKENS = {BLACK: "X", WHITE: "O"}

@@ -75,10 +75,10 @@ from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..core import grid, pie
-from ..core.game import Game, parse_choice
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game, parse_choice
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 BLUE, ORANGE = 0, 1
 BLOCK = 1 << 30  # a cell value no stack height reaches

@@ -66,10 +66,10 @@ from bisect import bisect_left, insort
 from functools import cache
 from typing import Any, ClassVar
 
-from ..core import grid, pie
-from ..core.game import Game
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK_STONE, WHITE_STONE, BLACK_MARKER, WHITE_MARKER = 0, 1, 2, 3, 4
 _TOKENS = {BLACK_STONE: "X", WHITE_STONE: "O", BLACK_MARKER: "x", WHITE_MARKER: "o"}

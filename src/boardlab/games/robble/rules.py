@@ -14,10 +14,10 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from functools import cache
 
-from ..core import grid, pie
-from ..core.game import Game
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 _CLOSED = pie.CLOSED

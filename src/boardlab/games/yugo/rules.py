@@ -82,11 +82,11 @@ import re
 from bisect import bisect_right
 from functools import cache
 
-from ..core import grid
-from ..core.game import Game, parse_choice, parse_flag
-from ..core.outcome import Outcome, Termination
-from ..core.pregame import PreGame
-from ..errors import PositionError
+from ...core import grid
+from ...core.game import Game, parse_choice, parse_flag
+from ...core.outcome import Outcome, Termination
+from ...core.pregame import PreGame
+from ...errors import PositionError
 
 PLAY, MARK, ANSWER, OVER = 0, 1, 2, 3
 _PHASES = ("play", "mark", "answer")          # the position field's values
