@@ -51,8 +51,8 @@ def run_way(way: str, games: int, engine: str, jobs: int) -> dict:
         if way.endswith("nice0"):
             os.environ["RAY_worker_niceness"] = "0"
 
-        from boardlab.study.play import play_study_game
         from boardlab.study.runner import _tasks
+        from boardlab.study.study_game import play_study_game
         t0 = time.perf_counter()
         ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
                  num_cpus=jobs)
@@ -88,7 +88,7 @@ def run_way(way: str, games: int, engine: str, jobs: int) -> dict:
 
 def _cpu_share(task: tuple) -> float:
     """Play one game; its process CPU time over its wall time."""
-    from boardlab.study.play import play_study_game
+    from boardlab.study.study_game import play_study_game
     t, c = time.perf_counter(), time.process_time()
     play_study_game(task)
     return (time.process_time() - c) / (time.perf_counter() - t)

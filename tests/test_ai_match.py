@@ -10,6 +10,7 @@ import pytest
 
 import boardlab
 from boardlab.ai import engines, match, stats
+from boardlab.cli import match as match_cli
 from boardlab.records import parse_all
 
 
@@ -165,7 +166,7 @@ def test_swap_flips_the_seats():
 
 def test_main_prints_the_table(tmp_path, capsys):
     out = tmp_path / "x.rec"
-    code = match.main(["vimbre", "--a", "level2", "--b", "random", "--games", "2",
+    code = match_cli.main(["vimbre", "--a", "level2", "--b", "random", "--games", "2",
                        "--size", "5", "--out", str(out)])
     assert code == 0
     text = capsys.readouterr().out
@@ -175,7 +176,7 @@ def test_main_prints_the_table(tmp_path, capsys):
 
 
 def test_main_rejects_unknown_engine(capsys):
-    assert match.main(["robble", "--a", "deepblue", "--b", "random", "--out", "-"]) == 2
+    assert match_cli.main(["robble", "--a", "deepblue", "--b", "random", "--out", "-"]) == 2
     assert "unknown engine" in capsys.readouterr().err
 
 
@@ -340,11 +341,11 @@ def test_resume_refuses_another_match(tmp_path):
 def test_main_resume_flag(tmp_path, capsys):
     out = tmp_path / "r.rec"
     args = ["robble", "--a", "mcts:8", "--b", "random", "--size", "4", "--out", str(out)]
-    assert match.main([*args, "--games", "2"]) == 0
+    assert match_cli.main([*args, "--games", "2"]) == 0
     capsys.readouterr()
-    assert match.main([*args, "--games", "3", "--resume"]) == 0
+    assert match_cli.main([*args, "--games", "3", "--resume"]) == 0
     assert "3 games (2 from the records file)" in capsys.readouterr().out
-    assert match.main(["robble", "--a", "mcts:8", "--b", "random", "--resume",
+    assert match_cli.main(["robble", "--a", "mcts:8", "--b", "random", "--resume",
                        "--out", "-"]) == 2
     assert "--resume needs a records file" in capsys.readouterr().err
 
@@ -353,18 +354,18 @@ def test_main_keeps_an_earlier_match_unless_told(tmp_path, capsys):
     """Rerunning a command must not wipe a long match: --resume or --overwrite."""
     out = tmp_path / "r.rec"
     args = ["robble", "--a", "mcts:8", "--b", "random", "--size", "4", "--out", str(out)]
-    assert match.main([*args, "--games", "2"]) == 0
+    assert match_cli.main([*args, "--games", "2"]) == 0
     before = out.read_text(encoding="utf-8")
-    assert match.main([*args, "--games", "1"]) == 2
+    assert match_cli.main([*args, "--games", "1"]) == 2
     assert "already holds games: --resume continues" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == before
-    assert match.main([*args, "--games", "1", "--overwrite"]) == 0
+    assert match_cli.main([*args, "--games", "1", "--overwrite"]) == 0
     assert out.read_text(encoding="utf-8").count("[Game ") == 1
 
 
 def test_main_reports_an_unwritable_records_file(tmp_path, capsys):
     out = tmp_path / "no-such-folder" / "m.rec"
-    assert match.main(["robble", "--a", "random", "--b", "random", "--size", "4",
+    assert match_cli.main(["robble", "--a", "random", "--b", "random", "--size", "4",
                        "--games", "1", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("boardlab match: cannot write ") and "no-such-folder" in err
@@ -383,7 +384,7 @@ def test_killed_run_keeps_its_games_and_resumes(tmp_path):
 
     out = str(tmp_path / "killed.rec.gz")
     args = ["robble", "--a", "mcts:40", "--b", "random", "--size", "5", "--seed", "4"]
-    proc = subprocess.Popen([sys.executable, "-m", "boardlab.ai.match", *args,
+    proc = subprocess.Popen([sys.executable, "-m", "boardlab.cli.match", *args,
                              "--games", "400", "--out", out, "--quiet"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     spec = match.MatchSpec("robble", 5, {}, "mcts:40", "random", 400, 4,

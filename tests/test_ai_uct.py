@@ -12,6 +12,7 @@ from boardlab.ai.limit import Limit
 from boardlab.ai.match import run_match
 from boardlab.ai.stats import SPRT, score_from_elo
 from boardlab.ai.uct import UCTAgent
+from boardlab.cli.match import report
 from boardlab.errors import OptionError
 
 
@@ -152,4 +153,4 @@ def test_a_match_with_sprt_stops_when_decided():
     match = run_match("robble", "uct:60", "random", 40, size=4, seed=2, sprt=SPRT(0, 300))
     assert match.sprt_status == "H1"
     assert match.elo.games < 40
-    assert "H1 accepted" in match.report()
+    assert "H1 accepted" in report(match)

@@ -3,12 +3,15 @@ komi and side choice."""
 
 from __future__ import annotations
 
+import pytest
+
 import boardlab
 from boardlab.ai import decisions
 from boardlab.ai.engines import make_engine
 from boardlab.ai.limit import Limit
 from boardlab.ai.search import DECISION_LIMIT
-from boardlab.games import yugo_search as yugo_end
+from boardlab.errors import OptionError
+from boardlab.games.yugo import search as yugo_end
 
 # 5x5, white button. Black: a two-eyed block on columns a-b (a5 and a3 empty)
 # plus a pawn d3 in white's area with one liberty (d2): white kings d2 and it is
@@ -79,22 +82,34 @@ def test_resumed_position():
         assert "rejected=yes" in play.position() and "marks=-" in play.position()
 
 
+def _start(komi=0, size=5):
+    return boardlab.new_game("yugo", size, komi=komi)
+
+
 def test_komi_and_side_follow_the_estimate():
+    """The pre-game (Yugo.pregame: black names the komi, white picks a color)
+    as boardlab.ai.decisions plays it, from the game's declaration."""
     budget = Limit(200)
-    values = {k: decisions.start_value(k, 5, budget) for k in (-8, 20)}
+    values = {k: decisions.start_value(_start(k), budget) for k in (-8, 20)}
     assert values[-8] > values[20]
-    assert decisions.choose_side(-8, 5, budget) == "black"
-    assert decisions.choose_side(20, 5, budget) == "white"
-    komi = decisions.choose_komi(5, budget)
+    assert decisions.choose_side(_start(-8), budget) == "black"
+    assert decisions.choose_side(_start(20), budget) == "white"
+    komi = decisions.name_value(_start(), budget)
     assert -8 < komi < 20
-    assert decisions.choose_side(komi - 6, 5, budget) == "black"
+    assert decisions.choose_side(_start(komi - 6), budget) == "black"
+    assert decisions.with_value(_start(), 4).options == {"komi": 4}
+
+
+def test_a_game_without_a_pregame_has_nothing_to_name():
+    with pytest.raises(OptionError, match="robble has no pre-game"):
+        decisions.name_value(boardlab.new_game("robble", 5), Limit(10))
 
 
 def test_agent_hooks_for_komi_and_color():
     agent = make_engine("mcts:100", seed=1)
-    komi = agent.choose_komi("yugo", 5)
+    komi = agent.name_value(_start())
     assert isinstance(komi, int)
-    assert agent.choose_color(komi + 15, 5) == "white"
+    assert agent.choose_color(_start(komi + 15)) == "white"
 
 
 def test_a_timed_agents_komi_estimates_take_half_its_move_time():
@@ -105,5 +120,5 @@ def test_a_timed_agents_komi_estimates_take_half_its_move_time():
     assert make_engine("mcts:60s")._decision_limit() == DECISION_LIMIT
     for level in ("level1", "level4", "level5"):
         assert make_engine(level)._decision_limit() == DECISION_LIMIT
-    komi = make_engine("mcts:0.1s", seed=1).choose_komi("yugo", 7)
+    komi = make_engine("mcts:0.1s", seed=1).name_value(_start(size=7))
     assert isinstance(komi, int)

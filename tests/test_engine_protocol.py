@@ -323,6 +323,7 @@ def test_jsonl_refuses_what_it_cannot_honour_and_goes_on():
         {"id": 11, "action": "terminate"},
         "not an object", "{broken",
         {"id": 12, "game": "robble", "size": 4, "maxVisits": 30, "includeOwnership": True},
+        {"id": 13, "game": "robble", "size": 4, "komi": 1},  # another game's option
     )
     errors = {o.get("id"): o for o in out if "error" in o}
     for rid, field, says in [
@@ -331,6 +332,7 @@ def test_jsonl_refuses_what_it_cannot_honour_and_goes_on():
         (5, "initialPlayer", "black is"), (6, "maxVisits", "both set the visits"),
         (7, "moves", "move 2 (a1)"), (8, "analyzeTurns", "0..0"), (9, "game", "unknown game"),
         (10, "action", "unknown action"), (11, "terminateId", "terminateId"),
+        (13, "komi", "robble has no such option (options: pie)"),
     ]:
         assert says in errors[rid]["error"] and errors[rid].get("field", "game") == field, rid
     assert "line 13" in errors[None]["error"] or "line 12" in errors[None]["error"]

@@ -71,3 +71,29 @@ def test_bad_colors_and_seats_say_what_was_wrong():
         game.seat_of("black")
     with pytest.raises(ValueError, match="a seat is 0 or 1, got 2"):
         game.color_of(2)
+
+
+@pytest.mark.parametrize("name", ["implo", "robble"])
+def test_each_move_is_credited_to_the_seat_that_made_it(name):
+    """pie.mover_seats (the web's undo requests) against the game's own
+    answer at every ply: the swapper is the seat that held the color to move."""
+    rng = random.Random(11)
+    game = boardlab.new_game(name, 5)
+    movers, expected = [], []
+    game.apply_action(game.legal_actions()[0])
+    movers.append(game.colors[0])
+    expected.append(0)
+    while game.is_mid_turn:
+        movers.append(game.to_move)
+        expected.append(0)
+        game.apply_action(game.legal_actions()[0])
+    while not game.is_over and len(game) < 30:
+        mover = game.to_move
+        expected.append(game.seat_of(mover))
+        movers.append(mover)
+        legal = game.legal_actions()
+        game.apply_action(game.swap_action if game.swap_action in legal else rng.choice(legal))
+    assert "swap" in game.history
+    assert pie.mover_seats(game.colors, movers, game.history) == expected
+    with pytest.raises(ValueError, match="1 movers for 2 moves"):
+        pie.mover_seats(game.colors, movers[:1], game.history[:2])

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 import boardlab
 from boardlab import GameOverError, IllegalMoveError, PositionError, Termination
 from boardlab.core import grid
-from boardlab.games import pilo
-from boardlab.games.pilo import BLOCK, Pilo, patch_scores
+from boardlab.games.pilo import rules as pilo
+from boardlab.games.pilo.rules import BLOCK, Pilo, patch_scores
 
 # ---------------------------------------------------------------- helpers
 

@@ -1,4 +1,4 @@
-"""Observation planes and board symmetries (boardlab.research.tensors, games/<game>_tensors.py)."""
+"""Observation planes and board symmetries (boardlab.research.tensors, games/<game>/tensors.py)."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_observe_refuses_bad_arguments():
 def test_batched_encode_equals_one_state_at_a_time():
     """The adapters encode one state; the same tables encode a batch in one call
     (the layout a compiled core's states will come in)."""
-    from boardlab.games import robble_tensors
+    from boardlab.games.robble import tensors as robble_tensors
     rng = random.Random(4)
     games = []
     for _ in range(6):

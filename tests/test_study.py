@@ -280,12 +280,16 @@ def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_a_search_smaller_than_the_move_list_gives_no_evaluation():
-    from boardlab.study.play import play_study_game
+    from boardlab.ai.selfplay import GameTask
+    from boardlab.study.study_game import StudyTask, play_study_game
+
+    def task(engine):
+        return StudyTask("k", GameTask("robble", 4, {}, engine, engine, 0, 5))
 
     # robble 4x4 opens with 16 legal moves: 3 simulations see at most 3 of them
-    thin = play_study_game(("k", "robble", 4, {}, "mcts:3", 0, 5, None))
+    thin = play_study_game(task("mcts:3"))
     assert thin.evals[0] is None and thin.legal[0] == 16
-    full = play_study_game(("k", "robble", 4, {}, "mcts:64", 0, 5, None))
+    full = play_study_game(task("mcts:64"))
     assert full.evals[0] is not None and 0 <= full.evals[0] <= 1
 
 

@@ -1,4 +1,4 @@
-"""The analysis endpoints (routes/analysis.py): drawing any position, one
+"""The analysis endpoints (routes/analysis_api.py): drawing any position, one
 position's analysis (final, and streamed over the socket), a whole game's
 judged analysis, the per-client limit, stopping, and the 4xx answers.
 

@@ -46,11 +46,11 @@ class _BoardReader(_Swapper):
     size shows."""
     name = "board-reader"
 
-    def choose_komi(self, game_name, size=None):
-        return 3 if size == 5 else 0
+    def name_value(self, game):
+        return 3 if game.size == 5 else 0
 
-    def choose_color(self, komi, size=None):
-        return "black" if size == 5 else "white"
+    def choose_color(self, game):
+        return "black" if game.size == 5 else "white"
 
 
 class _KomiCounter:
@@ -61,9 +61,9 @@ class _KomiCounter:
     def __init__(self, seed=None):
         pass
 
-    def choose_komi(self, game_name, size=None):
-        _KomiCounter.calls.append(size)
-        return size - 3  # within 0 .. 2 * fair_komi(size) on 5x5 and 7x7
+    def name_value(self, game):
+        _KomiCounter.calls.append(game.size)
+        return game.size - 3  # within 0 .. 2 * fair_komi(size) on 5x5 and 7x7
 
 
 class _Broken:
@@ -150,10 +150,13 @@ def test_engines_lists_the_registry(client):
 
 
 def test_yugo_komi_proposal(client):
-    assert client.get("/api/yugo/komi", params={"size": 9}).json() == {"komi": 6}
-    err(client.get("/api/yugo/komi", params={"size": 3}), 400, "bad_request")
-    err(client.get("/api/robble/komi", params={"size": 7}), 400, "bad_option")  # no komi there
-    err(client.get("/api/chess/komi", params={"size": 7}), 404, "unknown_game")
+    assert client.get("/api/yugo/pregame", params={"size": 9}).json() == {"option": "komi",
+                                                                          "value": 6}
+    err(client.get("/api/yugo/pregame", params={"size": 3}), 400, "bad_request")
+    err(client.get("/api/robble/pregame", params={"size": 7}), 400, "bad_option")  # none there
+    err(client.get("/api/chess/pregame", params={"size": 7}), 404, "unknown_game")
+    kinds = {k["name"]: k for k in client.get("/api/kinds").json()}
+    assert kinds["yugo"]["pregame"]["option"] == "komi" and kinds["robble"]["pregame"] is None
 
 
 # ---------------------------------------------------------------- creating games
@@ -190,9 +193,9 @@ def test_new_game_defaults_and_options(client):
     ({"game": "robble", "opponent": "alien"}, 400, "bad_request"),
     ({"game": "robble", "extra": 1}, 400, "bad_request"),
     ({"size": 5}, 400, "bad_request"),
-    ({"game": "robble", "komi_negotiation": {"namer": "human", "komi": 3}}, 400, "bad_option"),
-    ({"game": "yugo", "komi_negotiation": {"namer": "human"}}, 400, "bad_option"),
-    ({"game": "yugo", "komi_negotiation": {"namer": "computer", "color": "red"}}, 400, "bad_option"),
+    ({"game": "robble", "pregame": {"namer": "human", "value": 3}}, 400, "bad_option"),
+    ({"game": "yugo", "pregame": {"namer": "human"}}, 400, "bad_option"),
+    ({"game": "yugo", "pregame": {"namer": "computer", "color": "red"}}, 400, "bad_option"),
 ])
 def test_new_game_bad_requests(client, spec, status, code):
     err(client.post("/api/games", json=spec), status, code)
@@ -205,14 +208,14 @@ def test_new_game_malformed_json(client):
 
 def test_yugo_komi_negotiation(client):
     # the human names komi, the computer picks a color
-    st = new(client, game="yugo", size=9, komi_negotiation={"namer": "human", "komi": 10})
+    st = new(client, game="yugo", size=9, pregame={"namer": "human", "value": 10})
     assert st["options"]["komi"] == 10
-    assert st["meta"]["komi"]["computer_color"] == "white"  # generous komi: it takes white
+    assert st["meta"]["pregame"]["computer_color"] == "white"  # generous komi: it takes white
     assert st["seats"][1]["kind"] == "computer"
-    st = new(client, game="yugo", size=9, komi_negotiation={"namer": "human", "komi": 0})
-    assert st["meta"]["komi"]["computer_color"] == "black" and st["seats"][0]["kind"] == "computer"
+    st = new(client, game="yugo", size=9, pregame={"namer": "human", "value": 0})
+    assert st["meta"]["pregame"]["computer_color"] == "black" and st["seats"][0]["kind"] == "computer"
     # the computer names komi, the human picks a color
-    st = new(client, game="yugo", size=9, komi_negotiation={"namer": "computer", "color": "white"})
+    st = new(client, game="yugo", size=9, pregame={"namer": "computer", "color": "white"})
     assert st["options"]["komi"] == 6 and st["seats"][1]["kind"] == "human"
     # hot-seat: the komi named by the first player is just an option
     st = new(client, game="yugo", size=5, opponent="human", options={"komi": 3})
@@ -222,14 +225,14 @@ def test_yugo_komi_negotiation(client):
 def test_yugo_pre_game_hooks_see_the_board_size(client):
     """The engine's komi and color choices are made for the game's board, not 9x9."""
     st = new(client, game="yugo", size=5, engine="test-board-reader",
-             komi_negotiation={"namer": "human", "komi": 3})
-    assert st["meta"]["komi"]["computer_color"] == "black"
+             pregame={"namer": "human", "value": 3})
+    assert st["meta"]["pregame"]["computer_color"] == "black"
     st = new(client, game="yugo", size=5, engine="test-board-reader",
-             komi_negotiation={"namer": "computer", "color": "white"})
+             pregame={"namer": "computer", "color": "white"})
     assert st["options"]["komi"] == 3
-    r = client.get("/api/yugo/komi", params={"size": 5, "engine": "test-board-reader"})
-    assert r.json() == {"komi": 3}
-    err(client.get("/api/yugo/komi", params={"size": 5, "engine": "deepblue"}), 400,
+    r = client.get("/api/yugo/pregame", params={"size": 5, "engine": "test-board-reader"})
+    assert r.json() == {"option": "komi", "value": 3}
+    err(client.get("/api/yugo/pregame", params={"size": 5, "engine": "deepblue"}), 400,
         "unknown_engine")
 
 
@@ -554,7 +557,7 @@ def test_page_static_and_openapi(client):
     for p in ("/api/kinds", "/api/engines", "/api/games", "/api/games/{gid}",
               "/api/games/{gid}/moves", "/api/games/{gid}/undo", "/api/games/{gid}/resign",
               "/api/games/{gid}/record", "/api/records", "/api/rules/{name}",
-              "/api/{game}/komi", "/api/games/{gid}/engine"):
+              "/api/{game}/pregame", "/api/games/{gid}/engine"):
         assert p in paths, p
 
 
@@ -594,13 +597,13 @@ def test_size_in_options_is_a_bad_option(client):
                                         "options": {"size": 5}}), 400, "bad_option")
 
 
-@pytest.mark.parametrize("neg", [{"namer": "human", "komi": 3},
+@pytest.mark.parametrize("neg", [{"namer": "human", "value": 3},
                                  {"namer": "computer", "color": "black"}])
 def test_komi_negotiation_against_an_mcts_engine_checks_the_size_first(client, neg):
     """Yugo against level1 with komi negotiation ran the engine's komi hook on a size the
     library refuses, and that OptionError from the worker answered 500."""
     err(client.post("/api/games", json={"game": "yugo", "size": 2, "opponent": "computer",
-                                        "engine": "level1", "komi_negotiation": neg}),
+                                        "engine": "level1", "pregame": neg}),
         400, "bad_option")
 
 
@@ -608,7 +611,7 @@ def test_komi_negotiation_against_an_mcts_engine_checks_the_size_first(client, n
 def test_komi_negotiation_refuses_unknown_fields(client, opponent):
     """KomiNegotiation ignored unknown fields (201) although the API refuses them elsewhere."""
     err(client.post("/api/games", json={"game": "yugo", "size": 5, "opponent": opponent,
-                                        "komi_negotiation": {"namer": "human", "komi": 3, "zz": 1}}),
+                                        "pregame": {"namer": "human", "value": 3, "zz": 1}}),
         400, "bad_request")
 
 
@@ -861,10 +864,10 @@ def test_the_computers_komi_is_searched_once_per_engine_and_size(client):
     asking again (or anyone else) does not occupy the engine pool again."""
     _KomiCounter.calls.clear()
     for size in (5, 5, 7, 5, 7):
-        r = client.get("/api/yugo/komi", params={"size": size, "engine": "test-komi-counter"})
-        assert r.status_code == 200 and r.json() == {"komi": size - 3}
+        r = client.get("/api/yugo/pregame", params={"size": size, "engine": "test-komi-counter"})
+        assert r.status_code == 200 and r.json() == {"option": "komi", "value": size - 3}
     st = new(client, game="yugo", size=7, engine="test-komi-counter",
-             komi_negotiation={"namer": "computer", "color": "black"})
+             pregame={"namer": "computer", "color": "black"})
     assert st["options"]["komi"] == 4
     assert _KomiCounter.calls == [5, 7]
 

@@ -26,7 +26,6 @@ from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
 pytestmark = BROWSER_MARKS
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
-SPECIAL = {"swap", "pass", "button", "done", "accept", "reject"}
 KING = re.compile(r"k[a-s]\d+\Z")
 MOVE_TIMEOUT = 20_000  # ms
 
@@ -81,13 +80,13 @@ def start_game(page, game: str, size: int = 5, opponent: str = "computer", color
     page.select_option("#ng-game", game)
     page.select_option("#ng-size", str(size))
     page.check(f"input[name=opponent][value={opponent}]")
-    if pie is not None and page.is_visible("#ng-pie"):
-        page.set_checked("#ng-pie", pie)
+    if pie is not None and page.is_visible("#ng-option-pie"):
+        page.set_checked("#ng-option-pie", pie)
     if opponent == "computer":
         page.select_option("#ng-engine", "random")
         if game == "yugo":
-            page.check("input[name=komi-namer][value=computer]")
-            page.select_option("#ng-komi-color", color)
+            page.check("input[name=pregame-namer][value=computer]")
+            page.select_option("#ng-pregame-color", color)
         else:
             page.select_option("#ng-color", color)
     page.click("#ng-start")
@@ -103,7 +102,7 @@ def point(page, name: str) -> None:
 def click_move(page, st: dict, move: str) -> None:
     """Make ``move`` the way a player does: clicks on the board and the move buttons."""
     game = st["game"]
-    if move in SPECIAL:
+    if move in boardlab.game_class(game).move_words:
         page.click(f'#actions [data-move="{move}"]')
     elif game == "implo" and move.startswith("@"):
         anchor, _, group = move[1:].partition("/")

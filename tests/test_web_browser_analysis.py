@@ -63,8 +63,8 @@ def hot_seat(page, game: str) -> None:
     page.select_option("#ng-game", game)
     page.select_option("#ng-size", "5")
     page.check("input[name=opponent][value=human]")
-    if page.is_visible("#ng-pie"):
-        page.set_checked("#ng-pie", False)
+    if page.is_visible("#ng-option-pie"):
+        page.set_checked("#ng-option-pie", False)
     page.click("#ng-start")
     page.wait_for_function("() => window.boardlab.live() !== null")
 

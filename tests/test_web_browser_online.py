@@ -74,7 +74,7 @@ def test_two_browsers_play_a_game_by_link_and_a_third_watches(browser, server):
         ann.select_option("#ng-game", "robble")
         ann.select_option("#ng-size", "4")
         ann.check("input[name=opponent][value=online]")
-        ann.set_checked("#ng-pie", False)
+        ann.set_checked("#ng-option-pie", False)
         ann.fill("#ng-name", "Ann")
         ann.select_option("#ng-color", "black")
         ann.click("#ng-start")

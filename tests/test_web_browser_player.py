@@ -172,7 +172,7 @@ def test_illegal_move_message_names_the_move_once(page, server):
 def test_komi_that_is_not_a_whole_number_is_refused_with_the_reason(page):
     page.select_option("#ng-game", "yugo")
     page.check("input[name=opponent][value=human]")
-    page.fill("#ng-komi-hs", "1e9")
+    page.fill("#ng-pregame-hs", "1e9")
     page.click("#ng-start")
     page.wait_for_function("() => document.querySelector('#ng-error').textContent.length > 0")
     assert 'Komi must be a whole number' in page.inner_text("#ng-error") and '"1e9"' in page.inner_text("#ng-error")
@@ -343,7 +343,7 @@ def test_play_again_with_the_same_settings(page, server):
     page.select_option("#ng-game", "pilo")
     page.select_option("#ng-size", "4")
     page.check("input[name=opponent][value=human]")
-    page.set_checked("#ng-pie", False)
+    page.set_checked("#ng-option-pie", False)
     page.click("#ng-start")
     page.wait_for_function("() => window.boardlab.live() !== null")
     first = live(page)

@@ -95,7 +95,7 @@ def test_a_negotiated_komi_is_bounded_before_any_engine_runs(client, opponent):
     """The named komi went to the engine's color search (and its cache key)
     before the library saw it."""
     spec = {"game": "yugo", "size": 5, "opponent": opponent,
-            "komi_negotiation": {"namer": "human", "komi": 10 ** 400}}
+            "pregame": {"namer": "human", "value": 10 ** 400}}
     msg = err(client.post("/api/games", json=spec), 400, "bad_option")
     assert "-1000..1000" in msg and LEAK not in msg
 
@@ -443,8 +443,8 @@ _fields = st.fixed_dictionaries({}, optional={
                                                                        "online"]) | _json,
     "options": st.fixed_dictionaries({}, optional={"komi": st.integers(-10 ** 400, 10 ** 400),
                                                    "pie": st.booleans()}) | _json,
-    "komi_negotiation": st.fixed_dictionaries({"namer": st.sampled_from(["human", "computer"])},
-                                              optional={"komi": _json, "color": _json}) | _json,
+    "pregame": st.fixed_dictionaries({"namer": st.sampled_from(["human", "computer"])},
+                                     optional={"value": _json, "color": _json}) | _json,
     "move": st.text(max_size=12) | _json, "ply": _json, "color": _json, "text": st.text(
         alphabet='[]"{}Game Size Komi robble yugo 0123456789.*\n', max_size=80) | _json,
     "engine": st.sampled_from(["random", "level1", "nope"]) | _json,
@@ -455,8 +455,8 @@ _fields = st.fixed_dictionaries({}, optional={
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(st.tuples(
     st.sampled_from(["POST /api/games", "POST moves", "POST /api/records", "GET game",
-                     "POST resign", "POST undo", "POST komi", "GET record", "DELETE game",
-                     "GET list", "GET komi"]),
+                     "POST resign", "POST undo", "POST color", "GET record", "DELETE game",
+                     "GET list", "GET pregame"]),
     _fields, st.sampled_from([None, "owner", "garbage", "x" * 200])), min_size=1, max_size=6))
 def test_fuzzed_requests_never_fail_the_server(fuzz_client, steps):
     """The issue's fuzzing found 0 x 5xx in 2,088 requests once the big numbers
@@ -470,7 +470,7 @@ def test_fuzzed_requests_never_fail_the_server(fuzz_client, steps):
         method, _, what = action.partition(" ")
         url = {"moves": f"/api/games/{gid}/moves", "game": f"/api/games/{gid}",
                "resign": f"/api/games/{gid}/resign", "undo": f"/api/games/{gid}/undo",
-               "komi": (f"/api/games/{gid}/komi" if method == "POST" else "/api/yugo/komi"),
+               "color": f"/api/games/{gid}/color", "pregame": "/api/yugo/pregame",
                "record": f"/api/games/{gid}/record", "list": "/api/games"}.get(what, what)
         if method == "GET":
             params = {k: v for k, v in body.items() if isinstance(v, (str, int))

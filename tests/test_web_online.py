@@ -265,26 +265,53 @@ def test_the_pie_swap_moves_the_colors_not_the_links(client):
 
 @pytest.mark.parametrize("pick", ["black", "white"])
 def test_yugo_komi_negotiation_between_two_people(client, pick):
-    g = Online(client, game="yugo", size=5, komi_negotiation={"namer": "human", "komi": 4})
+    g = Online(client, game="yugo", size=5, pregame={"namer": "human", "value": 4})
     st = g.created
-    assert st["options"]["komi"] == 4 and st["komi_pending"] and not st["your_turn"]
-    err(g.move("pass", token=g.me, ply=0), 409, "komi_pending")
-    err(g.post("komi", g.me, {"color": "black"}), 409, "not_your_turn")
-    err(g.post("komi", g.spectator, {"color": "black"}), 403, "spectator")
-    err(g.post("komi", g.friend, {"color": "red"}), 400, "bad_option")
-    st = g.post("komi", g.friend, {"color": pick}).json()
-    assert st["you"]["color"] == pick and not st["komi_pending"]
+    assert st["options"]["komi"] == 4 and st["pregame_pending"] and not st["your_turn"]
+    err(g.move("pass", token=g.me, ply=0), 409, "pregame_pending")
+    err(g.post("color", g.me, {"color": "black"}), 409, "not_your_turn")
+    err(g.post("color", g.spectator, {"color": "black"}), 403, "spectator")
+    err(g.post("color", g.friend, {"color": "red"}), 400, "bad_option")
+    st = g.post("color", g.friend, {"color": pick}).json()
+    assert st["you"]["color"] == pick and not st["pregame_pending"]
     other = "white" if pick == "black" else "black"
     assert g.state()["you"]["color"] == other
-    err(g.post("komi", g.friend, {"color": pick}), 409, "komi_settled")
+    err(g.post("color", g.friend, {"color": pick}), 409, "pregame_settled")
     black = g.friend if pick == "black" else g.me
     assert g.get(black).json()["your_turn"]
     err(client.post("/api/games", json={"opponent": "online", "game": "robble",
-                                        "komi_negotiation": {"namer": "human", "komi": 3}}),
+                                        "pregame": {"namer": "human", "value": 3}}),
         400, "bad_option")
     err(client.post("/api/games", json={"opponent": "online", "game": "yugo",
-                                        "komi_negotiation": {"namer": "computer", "color": "black"}}),
+                                        "pregame": {"namer": "computer", "color": "black"}}),
         400, "bad_option")
+
+
+def test_a_pending_komi_stored_before_pregames_is_still_pending(tmp_path):
+    """Games stored before a pre-game was the game's declaration kept the komi
+    deal as meta.komi {named_by, komi, ...}: on opening, the store moves it to
+    meta.pregame {option, value, ...}, so a friend's pick still waits for
+    them and the pick still works."""
+    import sqlite3
+    db = tmp_path / "games.sqlite3"
+    with BrowserClient(create_app(db, engine_workers=0)) as c:
+        g = Online(c, game="yugo", size=5, pregame={"namer": "human", "value": 4})
+    con = sqlite3.connect(db)
+    meta = json.loads(con.execute("SELECT meta FROM games WHERE id=?", (g.id,)).fetchone()[0])
+    deal = meta.pop("pregame")
+    meta["komi"] = {"named_by": deal["named_by"], "komi": deal["value"],
+                    "picked_by": deal["picked_by"], "pending": True}
+    con.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), g.id))
+    con.commit()
+    con.close()
+    with BrowserClient(create_app(db, engine_workers=0)) as c:
+        g.c = c
+        st = g.state()
+        assert st["pregame_pending"] and "komi" not in st["meta"]
+        assert st["meta"]["pregame"] == {"option": "komi", "value": 4, "named_by": "creator",
+                                         "picked_by": "friend", "pending": True}
+        err(g.move("pass", token=g.me, ply=0), 409, "pregame_pending")
+        assert g.post("color", g.friend, {"color": "black"}).json()["you"]["color"] == "black"
 
 
 def test_yugo_marking_phase_between_two_seats(client):
@@ -559,15 +586,15 @@ def test_the_default_http_rate_serves_a_burst_of_200_then_50_a_second(tmp_path):
 def test_an_open_websocket_follows_its_seat_when_the_komi_pick_swaps_the_seats(client):
     """A socket fixed its seat at auth, so after the friend's komi pick reversed the seats
     the creator's socket pushed the old seat's state and its moves were refused."""
-    g = Online(client, game="yugo", size=5, komi_negotiation={"namer": "human", "komi": 3})
+    g = Online(client, game="yugo", size=5, pregame={"namer": "human", "value": 3})
     assert g.my_seat == 0
     with client.websocket_connect(f"/api/games/{g.id}/ws") as ws:
         ws.send_json({"type": "auth", "token": g.me})
         st = ws_state(ws)
-        assert st["you"] == {"seat": 0, "color": "black"} and st["komi_pending"]
-        st = g.post("komi", g.friend, {"color": "black"}).json()   # the friend takes my color
+        assert st["you"] == {"seat": 0, "color": "black"} and st["pregame_pending"]
+        st = g.post("color", g.friend, {"color": "black"}).json()   # the friend takes my color
         assert st["you"] == {"seat": 0, "color": "black"}
-        while (st := ws_state(ws))["komi_pending"]:
+        while (st := ws_state(ws))["pregame_pending"]:
             pass
         assert st["you"] == {"seat": 1, "color": "white"}
         assert not st["your_turn"] and st["legal"] == []
@@ -593,13 +620,13 @@ def test_a_komi_pick_after_the_game_ended_is_refused(client):
     """The friend could pick a color after the creator resigned during the komi pick,
     which reversed the seats after the result and made the resigner the winner."""
     g = Online(client, game="yugo", size=5, name="Creator",
-               komi_negotiation={"namer": "human", "komi": 2})
+               pregame={"namer": "human", "value": 2})
     g.post("name", g.friend, {"name": "Friend"})
     st = g.post("resign", g.me).json()
     assert st["over"]
     before = st["result_text"]
     assert "Friend" in before
-    err(g.post("komi", g.friend, {"color": "black"}), 409, "game_over")
+    err(g.post("color", g.friend, {"color": "black"}), 409, "game_over")
     after = g.get(g.friend).json()
     assert after["result_text"] == before and after["result"] == st["result"]
     assert after["seats"] == st["seats"]

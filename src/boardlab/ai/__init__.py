@@ -38,10 +38,12 @@ class Agent(Protocol):
     if unsure) and returns one legal move in canonical notation. Agents are
     made by a factory taking ``seed`` so that games can be reproduced.
 
-    Optional hooks a front end uses when present (``getattr``), for yugo's
-    pre-game choice: ``choose_komi(game_name, size) -> int`` when the agent
-    moves first, ``choose_color(komi, size) -> str`` when it moves second. Without
-    them the agent names komi 0 and keeps the color it was seated at.
+    Optional hooks a front end uses when present (``getattr``), for a game's
+    pre-game (:mod:`boardlab.core.pregame`, yugo's komi): ``name_value(game) ->
+    int`` when the agent names the value (``game``: the start), ``choose_color(game)
+    -> str`` when it picks a color (``game``: the start with the named value).
+    Without them a front end falls back on the game's rule of thumb or the
+    option's default and the color the agent was seated at (see each front end).
     """
 
     name: str

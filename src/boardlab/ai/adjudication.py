@@ -40,18 +40,17 @@ def engine_moves(rec: records.Record) -> list[Move]:
     another form are skipped)."""
     game = rec.game
     replay = type(game)(rec.size, **rec.options)
-    colors = []
+    colors = []  # the color each move's value is for: the mover's seat's color after it
     for action in game.action_history:
-        colors.append(replay.to_move)
+        seat = replay.seat_of(replay.to_move)
         replay.apply_action(action)
+        colors.append(replay.color_of(seat))  # a swapper's value is for the color it takes
     out = []
     for ply, text in sorted(rec.comments.items()):
         said = parse_comment(text)
         if said is None or not 1 <= ply <= len(colors):
             continue
         color = colors[ply - 1]
-        if rec.moves[ply - 1] == "swap":  # the swapper's value is for the color it takes
-            color = rec.game.colors[1 - rec.game.colors.index(color)]
         out.append(Move(ply, color, said.value, said.proven, said.seconds))
     return out
 

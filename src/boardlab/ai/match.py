@@ -1,28 +1,28 @@
-"""``boardlab match GAME --a ENGINE --b ENGINE --games N [--jobs J]``: engine vs engine.
+"""Engine vs engine: a match of ``N`` games between engine A and engine B.
 
 Game ``i`` (from 0) starts with engine A on the first color when ``i`` is even
 and on the second color when it is odd; a pie ``swap`` exchanges the colors
 the two engines hold (the agents decide swaps themselves). Each game has its own
-seeds (derived from ``--seed`` and ``i``), so a match with iteration budgets
-replays exactly, whatever ``--jobs``. Games run in ``--jobs`` worker processes.
+seeds (derived from the match seed and ``i``), so a match with iteration budgets
+replays exactly, whatever the number of jobs. The games are played by the one
+self-play loop (:func:`boardlab.ai.selfplay.play`) in worker processes.
 
-Printed: wins / losses / draws of A, its score, the Elo difference A - B with a
-95% interval (:mod:`boardlab.ai.stats`), and how each engine fared with each
-color. Each engine move carries the engine's own comment in the record
-(MCTS: ``{+0.62/640 0.41s}``, expected return / simulations / time). Every
-game is appended to the records file (``--out``; boardlab's record
-format, gzip-compressed when the name ends in ``.gz``) as soon as it ends, so an
-interrupted match keeps its finished games, and ``--resume`` plays only the
+:func:`run_match` plays (the rest of) a match and returns its results: wins,
+losses and draws of A, the Elo difference with a 95% interval
+(:mod:`boardlab.ai.stats`). Each engine move carries the engine's own comment
+in the record (MCTS: ``{+0.62/640 0.41s}``, expected return / simulations /
+time). Every game is appended to the records file (boardlab's record format,
+gzip-compressed when the name ends in ``.gz``) as soon as it ends, so an
+interrupted match keeps its finished games, and ``resume`` plays only the
 games the file does not hold yet: long measurements can be stopped, moved and
-continued.
+continued. The command (``boardlab match``) and the printed report are
+:mod:`boardlab.cli.match`.
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -34,7 +34,11 @@ import boardlab
 from .. import records
 from ..core import pie
 from .engines import make_engine
+from .selfplay import CLOCKS, GameTask, Played, game_seeds, play, seats
 from .stats import SPRT, EloEstimate, elo_estimate, format_elo
+
+__all__ = ["CLOCKS", "GameResult", "MatchResult", "MatchSpec", "game_seeds", "load_finished",
+           "play_game", "replay_check", "result_record", "run_match"]
 
 
 # ---------------------------------------------------------------- one game
@@ -44,7 +48,7 @@ class GameResult:
     a_color: str                 # the color A started with
     swapped: bool
     actions: list[int]
-    winner: str                  # a color, or "draw"
+    winner: str                  # a color, "draw", or "unfinished" (a study's ply cap)
     a_result: float              # 1, 0.5, 0
     termination: str
     plies: int
@@ -54,63 +58,29 @@ class GameResult:
     comments: dict[int, str] = field(default_factory=dict)  # ply -> the mover's comment
 
 
-def game_seeds(seed: int, index: int) -> tuple[int, int]:
-    base = (seed * 1_000_003 + index * 7_919) % (2 ** 31)
-    return base, base + 1
+def play_game(task: GameTask) -> GameResult:
+    """Play one game of a match (or a study): the task's engines in their
+    seats, to the end or the task's ply cap."""
+    game = task.new_game()
+    return game_result(task, game, play(game, task.seated_agents(), max_plies=task.max_plies))
 
 
-#: What a timed engine's seconds are measured on: ``wall`` (the clock on the
-#: wall) or ``cpu`` (the CPU time of the thread that searches, so two engines
-#: get equal computation on a machine shared with other work).
-CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
-
-
-def play_game(task: tuple) -> GameResult:
-    """Play game ``index`` of a match. ``task`` = (game, size, options, a, b,
-    index, seed[, clock])."""
-    name, size, options, a_spec, b_spec, index, seed = task[:7]
-    clock = task[7] if len(task) > 7 else "wall"
-    game = boardlab.new_game(name, size, **options)
-    agents = _agents(a_spec, b_spec, seed, index)
-    for agent in agents.values():
-        if hasattr(agent, "clock"):
-            agent.clock = CLOCKS[clock]
-    people = _seats(index)
-    a_color = game.colors[people.index("A")]
-    longest = {"A": 0.0, "B": 0.0}
-    comments: dict[int, str] = {}
-    start = time.perf_counter()
-    cpu_start = time.process_time()
-    while not game.is_over:
-        who = people[game.seat_of(game.to_move)]
-        agent = agents[who]
-        t0 = time.perf_counter()
-        action = agent.choose_action(game)
-        dt = time.perf_counter() - t0
-        longest[who] = max(longest[who], dt)
-        game.apply_action(action)  # checked: an illegal move raises here
-        comment = agent.move_comment() if hasattr(agent, "move_comment") else None
-        if comment:
-            comments[len(game)] = comment
+def game_result(task: GameTask, game: boardlab.Game, played: Played) -> GameResult:
+    """A played game's result for engine A (an unfinished game, stopped at a
+    ply cap, counts half)."""
+    people = seats(task.index)
     out = game.outcome
-    if out.winner == "draw":
+    winner = None if out is None else out.winner
+    if winner is None or winner == "draw":
         a_result = 0.5
     else:
-        a_result = 1.0 if people[game.seat_of(out.winner)] == "A" else 0.0
-    return GameResult(index, a_color, game.colors_swapped, game.action_history, out.winner, a_result,
-                      out.termination.value, len(game), time.perf_counter() - start, longest,
-                      time.process_time() - cpu_start, comments)
-
-
-def _agents(a_spec: str, b_spec: str, seed: int, index: int) -> dict:
-    seed_a, seed_b = game_seeds(seed, index)
-    return {"A": make_engine(a_spec, seed_a), "B": make_engine(b_spec, seed_b)}
-
-
-def _seats(index: int) -> tuple[str, str]:
-    """Seat -> "A" or "B" in game ``index``: seat 0 starts with the first color,
-    so A starts with it when ``index`` is even (``Game.seat_of`` follows swaps)."""
-    return ("A", "B") if index % 2 == 0 else ("B", "A")
+        a_result = 1.0 if people[game.seat_of(winner)] == "A" else 0.0
+    return GameResult(task.index, game.colors[people.index("A")], game.colors_swapped,
+                      game.action_history, "unfinished" if winner is None else winner,
+                      a_result, "unfinished" if out is None else out.termination.value,
+                      len(game), played.seconds,
+                      {people[s]: played.longest[s] for s in (0, 1)}, played.cpu_seconds,
+                      played.comments)
 
 
 def replay_check(rec: records.Record, plies: int | None = None) -> int:
@@ -127,9 +97,10 @@ def replay_check(rec: records.Record, plies: int | None = None) -> int:
     except (KeyError, ValueError):
         raise ValueError("not a match record: it needs the tags EngineA, EngineB, "
                          "MatchSeed and Round") from None
-    agents = _agents(a_spec, b_spec, seed, index)
+    agents = GameTask(rec.name, rec.size, dict(rec.options), a_spec, b_spec, index,
+                      seed).agents()
     game = rec.start_game()
-    people = _seats(index)
+    people = seats(index)
     want = rec.game.action_history
     count = len(want) if plies is None else min(plies, len(want))
     for ply in range(count):
@@ -191,7 +162,7 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
     except ValueError:
         raise ValueError(f"{where} has no round number") from None
     game = rec.game
-    a_seat = _seats(index).index("A")
+    a_seat = seats(index).index("A")
     a_color, a_final = game.colors[a_seat], game.color_of(a_seat)
     winner = rec.result
     a_result = 0.5 if winner == "draw" else 1.0 if winner == a_final else 0.0
@@ -283,9 +254,9 @@ class MatchSpec:
     full_options: dict[str, Any] = field(default_factory=dict)
     clock: str = "wall"
 
-    def tasks(self, indices: list[int]) -> list[tuple]:
-        return [(self.game, self.size, self.options, self.a, self.b, i, self.seed, self.clock)
-                for i in indices]
+    def tasks(self, indices: list[int]) -> list[GameTask]:
+        return [GameTask(self.game, self.size, self.options, self.a, self.b, i, self.seed,
+                         self.clock) for i in indices]
 
 
 @dataclass
@@ -317,40 +288,6 @@ class MatchResult:
 
     def longest_move(self, who: str) -> float:
         return max(r.max_move_seconds.get(who, 0.0) for r in self.results)
-
-    def report(self) -> str:
-        e = self.elo
-        n = e.games
-        lines = [
-            f"{self.game} {self.size}x{self.size}: A = {self.a}, B = {self.b}, {n} games"
-            + (f" ({self.resumed} from the records file)" if self.resumed else ""),
-            f"A: {e.wins} wins, {e.losses} losses, {e.draws} draws; "
-            f"score {e.score:.3f} ({e.wins + 0.5 * e.draws:g}/{n})",
-            f"Elo A - B: {format_elo(e.elo)} (95% interval {format_elo(e.low)} .. "
-            f"{format_elo(e.high)}; normal approximation on the mean score, "
-            f"p = {e.p_value:.3g}; exact sign test p = {e.p_sign:.3g})",
-        ]
-        if e.stderr == 0:
-            lines.append("(every game had the same result: the normal approximation has no "
-                         "spread, so the interval is a single point)")
-        for color, (won, lost, drawn) in sorted(self.by_color().items()):
-            lines.append(f"A starting as {color}: {won}-{lost}-{drawn} (W-L-D)")
-        swaps = sum(r.swapped for r in self.results)
-        if swaps:
-            lines.append(f"games with a swap: {swaps}")
-        plies = sum(r.plies for r in self.results) / len(self.results)
-        lines.append(f"mean length {plies:.1f} moves; longest move A "
-                     f"{self.longest_move('A'):.3f} s, B {self.longest_move('B'):.3f} s; "
-                     f"wall {self.seconds:.1f} s")
-        if self.sprt is not None:
-            verdict = {"H1": f"H1 accepted: A is at least {self.sprt.elo1:g} Elo stronger",
-                       "H0": f"H0 accepted: A is at most {self.sprt.elo0:g} Elo stronger",
-                       "continue": "undecided at the game limit"}[self.sprt_status or "continue"]
-            lines.append(f"{self.sprt}: LLR {self.sprt.llr(e.wins, e.losses, e.draws):+.2f} "
-                         f"(bounds {self.sprt.lower:.2f}, {self.sprt.upper:.2f}): {verdict}")
-        if self.records_path:
-            lines.append(f"records: {self.records_path}")
-        return "\n".join(lines)
 
 
 def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int | None = None,
@@ -412,7 +349,7 @@ def run_match(game: str, a: str, b: str, games: int, *, jobs: int = 1, size: int
                        time.perf_counter() - start, out, resumed=len(done), sprt=sprt)
 
 
-def _play_all(tasks: list[tuple], jobs: int):
+def _play_all(tasks: list[GameTask], jobs: int):
     """Each game's result as it ends (in worker processes when ``jobs`` > 1)."""
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
@@ -455,108 +392,3 @@ class _Progress:
 
     def close(self) -> None:
         self.bar.close()
-
-
-def _option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"option {text!r} is not key=value")
-    if value in ("yes", "no"):
-        return key, value == "yes"
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
-
-
-#: Where a match's records go without --out: a folder .gitignore leaves out, so a
-#: match run in a checkout does not litter it with untracked files.
-RESULTS_DIR = "results"
-
-
-def _sprt(text: str) -> SPRT:
-    try:
-        return SPRT.parse(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def match_file_name(game: str, a: str, b: str) -> str:
-    """``match-GAME-A-vs-B.rec``, the names cleaned to letters, digits and dots."""
-    def clean(x: str) -> str:
-        return re.sub(r"[^A-Za-z0-9.]+", "-", x).strip("-")
-    return f"match-{clean(game)}-{clean(a)}-vs-{clean(b)}.rec"
-
-
-def default_out(game: str, a: str, b: str) -> str:
-    return os.path.join(RESULTS_DIR, match_file_name(game, a, b))
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="boardlab match",
-                                description="Play engine A against engine B.")
-    p.add_argument("game", help=f"one of {', '.join(boardlab.GAMES)}")
-    p.add_argument("--a", required=True, metavar="ENGINE",
-                   help="random, uct, mcts, level1..level5, or a budget: mcts:500, uct:0.25s")
-    p.add_argument("--b", required=True, metavar="ENGINE")
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
-    p.add_argument("--size", type=int, default=None)
-    p.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
-                   help="a game option, e.g. pie=no or komi=6 (repeatable)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default=None,
-                   help="records file (default results/match-GAME-A-vs-B.rec, the folder "
-                        "made if needed; '-' for none; gzip when it ends in .gz)")
-    p.add_argument("--resume", action="store_true",
-                   help="keep the games already in the records file and play the rest")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace a records file that already holds games")
-    p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1[,ALPHA,BETA]",
-                   help="stop as soon as a sequential test decides between A being ELO0 and "
-                        "ELO1 Elo stronger (alpha = beta = 0.05 by default); --games is then "
-                        "the most games played")
-    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                   help="what a timed engine's seconds are: wall clock (default) or the CPU "
-                        "time of its thread (equal computation on a shared machine)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.games < 1:
-        print("boardlab match: --games must be at least 1", file=sys.stderr)
-        return 2
-    out = args.out or default_out(args.game, args.a, args.b)
-    if out == "-":
-        out = None
-    if args.out is None and out:
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-    if out and not (args.resume or args.overwrite) and os.path.isfile(out) \
-            and os.path.getsize(out) > 0:
-        print(f"boardlab match: {out} already holds games: --resume continues that match, "
-              "--overwrite replaces it, or name another --out", file=sys.stderr)
-        return 2
-    try:
-        match = run_match(args.game, args.a, args.b, args.games, jobs=max(1, args.jobs),
-                          size=args.size, options=dict(args.option), seed=args.seed,
-                          out=out, resume=args.resume, sprt=args.sprt, clock=args.clock,
-                          progress=not args.quiet and sys.stderr.isatty())
-    except (ValueError, boardlab.BoardlabError) as exc:
-        print(f"boardlab match: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:  # the records file: a missing folder, no permission, a full disk
-        what = f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else str(exc)
-        print(f"boardlab match: {what}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        saved = f"; the finished games are in {out} (--resume continues)" if out else ""
-        print(f"\nboardlab match: interrupted{saved}", file=sys.stderr)
-        return 130
-    print(match.report())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

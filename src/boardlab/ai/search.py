@@ -31,8 +31,8 @@ from .limit import Limit
 
 #: Share of a timed move kept back for what follows the search.
 RESERVE = 0.03
-#: The budget of one estimate behind yugo's komi or color choice
-#: (:mod:`boardlab.ai.decisions`): 8,000 simulations or 1 s, whichever ends first.
+#: The budget of one estimate behind a pre-game choice (yugo's komi or color:
+#: :mod:`boardlab.ai.decisions`): 8,000 simulations or 1 s, whichever ends first.
 DECISION_LIMIT = Limit(8000, 1.0)
 #: The levels' simulation budgets where a game's plug-in names none
 #: (``SEARCH_SETTINGS["levels"]``).
@@ -171,18 +171,22 @@ class SearchAgent(BaseAgent):
         self._memo = {}
 
     # ------------------------------------------------------------ pre-game choices
-    def choose_komi(self, game_name: str | None = None, size: int | None = None) -> int:
-        from .decisions import choose_komi
-        return choose_komi(size, self._decision_limit(), self.seed, game=game_name)
+    def name_value(self, game: Game) -> int:
+        """The value of the pre-game option this agent names at the start
+        ``game`` (:mod:`boardlab.core.pregame`; :func:`.decisions.name_value`)."""
+        from .decisions import name_value
+        return name_value(game, self._decision_limit(), self.seed)
 
-    def choose_color(self, komi: int, size: int | None = None) -> str:
+    def choose_color(self, game: Game) -> str:
+        """The color this agent picks at the start ``game``, whose options
+        hold the value the other player named (:func:`.decisions.choose_side`)."""
         from .decisions import choose_side
-        return choose_side(komi, size, self._decision_limit(), self.seed)
+        return choose_side(game, self._decision_limit(), self.seed)
 
     def _decision_limit(self) -> Limit:
-        """:data:`DECISION_LIMIT`, within half a timed agent's move time: naming
-        komi is not part of a level's strength (level 1's own budget named
-        komi nobody would)."""
+        """:data:`DECISION_LIMIT`, within half a timed agent's move time: a
+        pre-game choice is not part of a level's strength (level 1's own
+        budget named a komi nobody would)."""
         secs = None if self.level is not None else self.limit.seconds
         cap = DECISION_LIMIT.seconds or 1.0
         return Limit(DECISION_LIMIT.simulations, cap if secs is None else min(secs / 2, cap))

@@ -6,6 +6,8 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 import boardlab
 
@@ -37,18 +39,17 @@ def _use_color(args: argparse.Namespace) -> bool:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .play import Session
+    from .terminal import Session
 
     cls = boardlab.game_class(args.game)
     options: dict = {}
-    if args.no_pie:
-        if "pie" not in cls.option_defaults:
-            raise boardlab.OptionError(f"--no-pie: {cls.name} has no pie rule")
-        options["pie"] = False
-    if args.komi is not None:
-        if "komi" not in cls.option_defaults:
-            raise boardlab.OptionError(f"--komi: {cls.name} has no komi")
-        options["komi"] = args.komi
+    for key, flag in _option_flags().items():
+        given = getattr(args, flag.dest)
+        if given is None:
+            continue
+        if key not in cls.option_defaults:
+            raise boardlab.OptionError(f"{flag.name}: {cls.name} has no {flag.label}")
+        options[key] = given
     black, white = (args.black, args.white) if cls.colors[0] == "black" else \
         (args.blue or args.black, args.orange or args.white)
     if sys.stdin.isatty() and os.environ.get("TERM") not in (None, "", "dumb"):
@@ -59,6 +60,52 @@ def _play(args: argparse.Namespace) -> int:
     session = Session(cls.name, args.size, options, (black, white), color=_use_color(args),
                       seed=args.seed)
     return session.run()
+
+
+@dataclass(frozen=True)
+class _Flag:
+    """``boardlab play``'s flag for a game option (every game's, from the
+    game classes' option facts: the CLI names none)."""
+
+    key: str
+    name: str        # --no-pie, --komi
+    label: str       # the option's short name in texts
+    help: str
+    default: Any     # the option's default (its type is the flag's)
+
+    @property
+    def dest(self) -> str:
+        return self.name[2:].replace("-", "_")
+
+
+def _option_flags() -> dict[str, _Flag]:
+    """A flag per option any game has: a yes/no option on by default is
+    switched off with ``--no-KEY``, one off by default on with ``--KEY``; a
+    number is ``--KEY N``. The help names the games that have it, and for
+    an option a pre-game settles (yugo's komi), who settles it without the flag."""
+    found: dict[str, list[type[boardlab.Game]]] = {}
+    for name in boardlab.GAMES:
+        cls = boardlab.game_class(name)
+        for key in cls.option_defaults:
+            found.setdefault(key, []).append(cls)
+    flags = {}
+    for key, classes in found.items():
+        first = classes[0]
+        default = first.option_defaults[key]
+        label = first.option_label(key)
+        games = ", ".join(c.name for c in classes)
+        if isinstance(default, bool):
+            name = f"--no-{key}" if default else f"--{key}"
+            text = f"switch the {label} {'off' if default else 'on'} ({games})"
+        else:
+            name = f"--{key}"
+            text = f"{first.option_help.get(key) or label} ({games})"
+            settles = [c for c in classes if c.pregame is not None and c.pregame.option == key]
+            if settles:
+                one, two = settles[0].colors
+                text += f"; without it {one} names it and {two} picks a color"
+        flags[key] = _Flag(key, name, label, text, default)
+    return flags
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -143,10 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", metavar="GAME", type=_game_name,
                       help=f"one of {', '.join(boardlab.GAMES)}")
     play.add_argument("--size", type=int, default=None, help="board size (4..19)")
-    play.add_argument("--no-pie", action="store_true",
-                      help="switch the pie rule off (implo, pilo, robble)")
-    play.add_argument("--komi", type=int, default=None,
-                      help="yugo's komi; without it black names it and white picks a color")
+    for flag in _option_flags().values():
+        if isinstance(flag.default, bool):
+            play.add_argument(flag.name, dest=flag.dest, action="store_const",
+                              const=not flag.default, default=None, help=flag.help)
+        else:
+            play.add_argument(flag.name, dest=flag.dest, type=type(flag.default), default=None,
+                              metavar="N", help=flag.help)
     play.add_argument("--black", type=_player, default="human", metavar="PLAYER",
                       help=f"who plays black (pilo: blue): {players}; default human")
     play.add_argument("--white", type=_player, default="random", metavar="PLAYER",
@@ -236,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["match"]:
-        from ..ai.match import main as match_main
+        from .match import main as match_main
         return match_main(argv[1:])
     if argv[:1] == ["study"]:
         from ..study.cli import main as study_main

@@ -44,9 +44,14 @@ DEFAULT_TOP = 5
 MAX_TOP = 1000
 
 #: Every field of an analysis query (KataGo's names first, then boardlab's).
-FIELDS = ("id", "moves", "initialPlayer", "analyzeTurns", "maxVisits", "komi", "boardXSize",
-          "boardYSize", "includeOwnership", "includePolicy", "reportDuringSearchEvery",
-          "priority", "priorities", "game", "size", "options", "position", "limit", "top")
+#: A game's option may also be given at the top level, as KataGo gives its
+#: ``komi``: every game's option names are fields too (:data:`OPTION_FIELDS`).
+OPTION_FIELDS = tuple(dict.fromkeys(k for g in boardlab.GAMES
+                                    for k in boardlab.game_class(g).option_defaults))
+FIELDS = ("id", "moves", "initialPlayer", "analyzeTurns", "maxVisits", *OPTION_FIELDS,
+          "boardXSize", "boardYSize", "includeOwnership", "includePolicy",
+          "reportDuringSearchEvery", "priority", "priorities", "game", "size", "options",
+          "position", "limit", "top")
 #: The fields of each ``action`` query.
 ACTIONS = {"query_version": ("id", "action"), "clear_cache": ("id", "action"),
            "terminate": ("id", "action", "terminateId", "turnNumbers")}
@@ -132,10 +137,16 @@ def _start(req: dict, default_game: str | None) -> Game:
     if not isinstance(options, dict):
         raise QueryError("\"options\" must be an object", "options")
     options = dict(options)
-    if "komi" in req:
-        if "komi" in options:
-            raise QueryError("\"komi\" is given twice (top level and in \"options\")", "komi")
-        options["komi"] = req["komi"]
+    for key in OPTION_FIELDS:
+        if key not in req:
+            continue
+        if key not in cls.option_defaults:
+            known = ", ".join(cls.option_defaults) or "none"
+            raise QueryError(f"\"{key}\": {cls.name} has no such option (options: {known})",
+                             key)
+        if key in options:
+            raise QueryError(f"\"{key}\" is given twice (top level and in \"options\")", key)
+        options[key] = req[key]
     size = req.get("size")
     xy = [req[k] for k in ("boardXSize", "boardYSize") if k in req]
     if xy:
@@ -150,7 +161,7 @@ def _start(req: dict, default_game: str | None) -> Game:
             raise QueryError("\"position\" must be a position text", "position")
         if options or size is not None:
             raise QueryError("a \"position\" text carries the size and options: give no "
-                             "\"size\", \"options\" or \"komi\" with it", "position")
+                             "\"size\", \"options\" or option fields with it", "position")
         return cls.from_position(req["position"])
     if size is not None and type(size) is not int:
         raise QueryError(f"\"size\" must be a whole number, got {size!r}", "size")

@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 from ..errors import GameOverError, IllegalMoveError, OptionError, PositionError, UndoError
 from . import grid, numbers, pie
 from .outcome import Outcome
+from .pregame import PreGame
 
 _CONTAINERS = (list, dict, set, bytearray)
 
@@ -84,11 +85,31 @@ class Game:
     #: option name -> why its value has the type it has, when that is a rule
     #: (yugo's whole-number komi): the type error says it
     option_notes: ClassVar[dict[str, str]] = {}
+    #: option name -> a short name for it in texts ("pie rule": "no pie rule"
+    #: for False; "komi": "komi 6"); the name itself where missing
+    option_labels: ClassVar[dict[str, str]] = {}
+    #: option name -> what it does, a phrase for help texts and forms
+    option_help: ClassVar[dict[str, str]] = {}
+    #: the options a position set up on a board editor takes unless told
+    #: otherwise, where they differ from ``option_defaults`` (no pie rule:
+    #: no first move to swap)
+    setup_defaults: ClassVar[dict[str, Any]] = {}
+    #: what the players settle before the first move (yugo's komi), or None:
+    #: see :mod:`boardlab.core.pregame`
+    pregame: ClassVar[PreGame | None] = None
     #: names of list attributes that grow by one entry per applied action (like
     #: the undo stack); ``copy(history=False)`` empties them.
     _per_action_stacks: ClassVar[tuple[str, ...]] = ()
     #: characters per point in ``str(game)``
     cell_width: ClassVar[int] = 2
+    #: The moves written as a word, not as points (``pass``, the pie rule's
+    #: ``swap``, yugo's ``button`` ...), each with the words of the button a
+    #: front end offers for it. Said here once: the web draws its buttons
+    #: from it and nothing outside the game lists them.
+    move_words: ClassVar[dict[str, str]] = {}
+    #: Words written before a point as one move (yugo's ``mark c3``): a
+    #: record reads the word and the point after it as one move.
+    point_words: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -143,6 +164,19 @@ class Game:
                                       f"got {_short(value)}")
             out[key] = value
         return out
+
+    @classmethod
+    def option_label(cls, key: str) -> str:
+        """A short name for option ``key`` in texts (:attr:`option_labels`)."""
+        return cls.option_labels.get(key, key)
+
+    @classmethod
+    def option_text(cls, key: str, value: Any) -> str:
+        """An option's value in words: "pie rule", "no pie rule", "komi 6"."""
+        label = cls.option_label(key)
+        if isinstance(value, bool):
+            return label if value else f"no {label}"
+        return f"{label} {value}"
 
     @classmethod
     def info(cls, size: int | None = None) -> GameInfo:

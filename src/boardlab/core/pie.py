@@ -25,6 +25,16 @@ from collections.abc import Iterable, Sequence
 from ..errors import PositionError
 
 SWAP = "swap"
+#: the option that switches the rule on or off, its name and what it does
+#: in texts (``Game.option_labels`` / ``option_help``)
+OPTION = "pie"
+LABEL = "pie rule"
+HELP = "the second player may swap colors instead of their first move"
+#: a position set up on a board (not played from the start) has no first
+#: move to swap: its default (``Game.setup_defaults``)
+SETUP_DEFAULTS = {OPTION: False}
+#: the words of the swap's button (``Game.move_words``)
+SWAP_LABEL = "Swap colors (pie rule)"
 
 PENDING, OPEN, CLOSED = 0, 1, 2
 
@@ -70,6 +80,20 @@ def swapped(moves: Iterable[str]) -> bool:
     ``moves`` (canonical move texts from the start, or from a set-up
     position): an odd number of ``swap`` moves."""
     return sum(1 for m in moves if m == SWAP) % 2 == 1
+
+
+def mover_seats(colors: Sequence[str], movers: Sequence[str], moves: Sequence[str]) -> list[int]:
+    """The seat that made each of ``moves`` (canonical texts from the start),
+    ``movers[i]`` being the color that made ``moves[i]``: a swap is made by
+    the seat holding the color to move, and changes the seats after it."""
+    if len(movers) != len(moves):
+        raise ValueError(f"{len(movers)} movers for {len(moves)} moves")
+    out: list[int] = []
+    is_swapped = False
+    for color, move in zip(movers, moves, strict=True):
+        out.append(seat_of(colors, color, is_swapped))
+        is_swapped ^= move == SWAP
+    return out
 
 
 def seat_of(colors: Sequence[str], color: str, is_swapped: bool) -> int:

@@ -11,7 +11,7 @@ colors own different edge pairs, like vimbre); ``4..7`` swap them.
 Tables are plain tuples cached per (size, k), so rules code and tensor code can
 share them without numpy. This module knows geometry only; which symmetries a
 game has, and what they do to its actions, is each game's knowledge
-(``games/<game>_tensors.py``).
+(``games/<game>/tensors.py``).
 """
 
 from __future__ import annotations

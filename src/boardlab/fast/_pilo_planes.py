@@ -1,6 +1,6 @@
 """Pilo's observation planes from compiled states (batched, numba).
 
-The planes of ``boardlab.games.pilo_tensors`` (same order, same values,
+The planes of ``boardlab.games.pilo.tensors`` (same order, same values,
 stack heights in the height planes),
 computed from ``boardlab.fast._pilo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane

@@ -1,6 +1,6 @@
 """Vimbre's observation planes from compiled states (batched, numba).
 
-The planes of ``boardlab.games.vimbre_tensors`` (same order, same values),
+The planes of ``boardlab.games.vimbre.tensors`` (same order, same values),
 computed from ``boardlab.fast._vimbre`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane
 (the batched and one-call steps around ``planes_of`` are ``fast._observe``'s).

@@ -1,6 +1,6 @@
 """Yugo's observation planes from compiled states (batched, numba).
 
-The planes of ``boardlab.games.yugo_tensors`` (same order, same values; the
+The planes of ``boardlab.games.yugo.tensors`` (same order, same values; the
 state's board is padded: point ``p`` is ``(p // size + 1) * W + p % size + 1``),
 computed from ``boardlab.fast._yugo`` states, so that the vector env and the
 adapters' observations need no Python game and no NumPy call per plane

@@ -1,7 +1,7 @@
 """A game's compiled search advice, as the one search (:mod:`boardlab.fast._search`) reads it.
 
 Search knowledge sits *below* the search, as OpenSpiel's evaluators do: a
-game's plug-in (``boardlab.games.<game>_search``) may define any of these
+game's plug-in (``boardlab.games.<game>.search``) may define any of these
 numba-compiled functions, for the signatures in :mod:`boardlab.fast.kernels`,
 and the search calls them through a table of addresses without naming the
 game:

@@ -1,4 +1,4 @@
-"""The shared plane builder of the ``<game>_tensors`` modules (numpy).
+"""The shared plane builder of the games' ``tensors`` modules (numpy).
 
 A game's planes are three blocks, in this order:
 

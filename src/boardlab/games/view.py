@@ -1,8 +1,8 @@
 """What a game tells the terminal and the web to draw it: its view plug-in.
 
 ``cli/`` and ``web/`` never name a game. Each game keeps its drawing facts
-beside its rules in ``boardlab.games.<game>_view`` (found from the game
-class's module, as ``boardlab.research.tensors`` finds ``<game>_tensors``):
+beside its rules in ``boardlab.games.<game>.view``, the ``view`` part its
+package declares (``PARTS``: :func:`boardlab.games.plugin`):
 
 ``BOARD``
     ``"points"`` (pieces on the intersections of lines) or ``"squares"``.
@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..core import grid
+from ..core import grid, pie
 from ..core.game import Game
 
 
@@ -77,8 +77,18 @@ class Piece:
         return self.color or self.kind
 
 
+#: what the plain moves every game may have did, after "<Color> ", where a
+#: plug-in's ``describe`` says nothing
+_PLAIN = {"pass": "passed", pie.SWAP: "swapped (pie rule): the players exchanged colors"}
+
+
+def plain_description(move: str) -> str:
+    """What ``move`` did in plain words: "passed", "played c3"."""
+    return _PLAIN.get(move, f"played {move}")
+
+
 def view_module(game: Game | type[Game] | str) -> ModuleType:
-    """The ``<game>_view`` module of a game, a game class or a game name."""
+    """The view module a game declares, for a game, a game class or a game name."""
     from . import plugin
     module = plugin(game, "view")
     assert module is not None
@@ -159,5 +169,5 @@ def sizes_text(groups: list[list[int]]) -> str:
     return ", ".join(str(len(g)) for g in sorted(groups, key=len, reverse=True)) or "none"
 
 
-__all__ = ["Piece", "biggest", "board_kind", "cancel_pairs", "components", "flood", "hook",
+__all__ = ["Piece", "biggest", "plain_description", "board_kind", "cancel_pairs", "components", "flood", "hook",
            "names", "pieces", "shows_ownership", "sizes_text", "view_module"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from ..core import numbers
+from ..core import numbers, pie
 from ..core.game import Game
 from ..core.outcome import Outcome, Termination
 from ..errors import GameOverError, IllegalMoveError
@@ -89,7 +89,7 @@ def continues_turn(game: Game, mover: str | None, move: str) -> bool:
     """
     if type(game)._mid_turn is not Game._mid_turn:
         return game.is_mid_turn and game.to_move == mover  # a turn is one color's
-    return not game.is_over and move != "swap" and game.to_move == mover
+    return not game.is_over and move != pie.SWAP and game.to_move == mover
 
 
 def turn_state(start: Game, actions: list[int]) -> tuple[list[int], bool]:

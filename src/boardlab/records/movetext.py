@@ -179,7 +179,7 @@ def read_moves(src: Source, game: Game, words: tuple[str, ...]) -> MoveText:
         if nag is not None:
             _annotate(src, line, main, nags, int(nag.group(1)), at)
             continue
-        move = _mark(src, word)
+        move = _point_word(src, word, type(game).point_words)
         suffix = _SUFFIX.match(move)
         if suffix is not None:
             move = suffix.group(1)
@@ -210,9 +210,10 @@ def _annotate(src: Source, line: _Line, main: _Line, nags: dict[int, tuple[int, 
         line.last.nags = (*line.last.nags, nag)
 
 
-def _mark(src: Source, word: str) -> str:
-    """``mark c3`` is one move written as two words: the whole move."""
-    if word.lower() != "mark":
+def _point_word(src: Source, word: str, point_words: tuple[str, ...]) -> str:
+    """A word of the game's ``point_words`` and the point after it are one
+    move written as two words (yugo's ``mark c3``): the whole move."""
+    if word.lower() not in point_words:
         return word
     save = src.pos
     src.skip_blanks()

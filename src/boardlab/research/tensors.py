@@ -1,9 +1,9 @@
 """Observation planes and board symmetries, for learning code (needs numpy).
 
 The generic observer: it knows nothing about any game. Each game keeps its own
-tensor knowledge beside its rules, in ``boardlab.games.<game>_tensors``
-(pgx style), and this module only finds that module (by the game class's
-module name plus ``_tensors``) and calls it. A game's tensors module provides:
+tensor knowledge beside its rules, in ``boardlab.games.<game>.tensors``
+(pgx style), and this module only finds that module (the ``tensors`` part
+the game's package declares: :func:`boardlab.games.plugin`) and calls it. A game's tensors module provides:
 
 ``PLANES``
     ``(name, meaning)`` per plane, in plane order (docs/research.md lists them).
@@ -83,7 +83,7 @@ def _module_for(cls: type[Game]) -> ModuleType:
 
 
 def tensors_module(game: Game | type[Game] | str) -> ModuleType:
-    """The ``<game>_tensors`` module of a game, a game class or a game name."""
+    """The tensors module a game declares, for a game, a game class or a game name."""
     module = _MODULES.get(type(game))  # the hot path: a game object seen before
     if module is None:
         module = plugin(game, "tensors")

@@ -417,7 +417,7 @@ def heat_figure(g: dict[str, Any], sizes: int, engines: int = 1) -> tuple[str, s
     title = f"first moves, {label}"
     svg = Svg(w, h, title)
     svg.text(x0, 17, label, size=FONT, anchor="start", weight="600")
-    pie = "SwapRate" in g["metrics"]
+    swaps_counted = "SwapRate" in g["metrics"]
     for r in range(size):
         y = y0 + cell * (size - 1 - r)  # row 1 at the bottom
         svg.text(x0 - 6, y + cell / 2 + 4, r + 1, size=12, anchor="end")
@@ -430,12 +430,12 @@ def heat_figure(g: dict[str, Any], sizes: int, engines: int = 1) -> tuple[str, s
             score = scores[r][c] / finished[r][c] if finished[r][c] else 0.5
             tip = f"{chr(97 + c)}{r + 1}: {n} game{'s' if n > 1 else ''}, first player " \
                 f"scored {_pct(score)}" + (
-                f", swapped {swaps[r][c]}" if pie else "")
+                f", swapped {swaps[r][c]}" if swaps_counted else "")
             svg.rect(x, y, cell, cell, score_color(score), opacity=confidence(n), stroke="#9994",
                      title=tip)
             svg.text(x + cell / 2, y + cell / 2 + 4, n, size=12 if n < 100 else 10,
                      fill="#111")
-            if pie and swaps[r][c]:
+            if swaps_counted and swaps[r][c]:
                 svg.add(f"<rect x='{_num(x + 2)}' y='{_num(y + 2)}' width='{cell - 4}' "
                         f"height='{cell - 4}' fill='none' stroke='#111' stroke-width='1.5' "
                         "stroke-dasharray='3 2'/>")
@@ -444,9 +444,9 @@ def heat_figure(g: dict[str, Any], sizes: int, engines: int = 1) -> tuple[str, s
     return title, svg.done()
 
 
-def heat_legend(pie: bool) -> str:
+def heat_legend(swaps_counted: bool) -> str:
     """The key of the first-move maps (one for the page, not one per map)."""
-    w, h = 340, 84 if pie else 62
+    w, h = 340, 84 if swaps_counted else 62
     svg = Svg(w, h, "key of the first-move maps")
     for k in range(11):
         svg.rect(10 + 20 * k, 6, 20, 14, score_color(k / 10))
@@ -456,7 +456,7 @@ def heat_legend(pie: bool) -> str:
         svg.rect(10 + 30 * k, 42, 26, 14, FIRST, opacity=confidence(n))
         svg.text(23 + 30 * k, 53, n, size=11, fill="#111")
     svg.text(132, 54, "games: paler when fewer", size=12, anchor="start")
-    if pie:
+    if swaps_counted:
         svg.add("<rect x='10' y='64' width='14' height='14' fill='none' stroke='currentColor' "
                 "stroke-dasharray='3 2'/>")
         svg.text(30, 76, "an opening the second player swapped", size=12, anchor="start")

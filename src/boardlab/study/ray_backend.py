@@ -2,7 +2,7 @@
 
 Ray is an optional extra (``pip install boardlab[ray]``); nothing else in
 boardlab imports it. The games run the same
-:func:`~boardlab.study.play.play_study_game` with the same seeds as the local
+:func:`~boardlab.study.study_game.play_study_game` with the same seeds as the local
 workers, so a study gives the same games on Ray as on one machine.
 
 How (measured in docs/balance.md, "On Ray", with bench/study_ray.py): Ray
@@ -32,8 +32,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .play import StudyGame, play_study_game, warm
 from .storage import StudyError
+from .study_game import StudyGame, StudyTask, play_study_game, warm
 
 #: the most games one call plays (a kill loses at most this many per actor)
 MAX_BATCH = 8
@@ -67,7 +67,7 @@ class _Player:
     def ready(self) -> bool:
         return True
 
-    def play(self, batch: list[tuple]) -> list[StudyGame]:
+    def play(self, batch: list[StudyTask]) -> list[StudyGame]:
         return [play_study_game(t) for t in batch]
 
 
@@ -92,7 +92,7 @@ class RayRun:
     def workers(self) -> int:
         return len(self.actors)
 
-    def games(self, tasks: list[tuple]) -> Iterator[StudyGame]:
+    def games(self, tasks: list[StudyTask]) -> Iterator[StudyGame]:
         """Each batch's games as its call ends."""
         from ray.util import ActorPool
 

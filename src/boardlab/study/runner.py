@@ -4,7 +4,7 @@ processes (all cores by default) or on Ray, each stored as it ends.
 Games are dealt index-major (game 0 of every configuration, then game 1, ...),
 so a study stopped early still has every configuration about equally covered.
 Each game's seeds come from its configuration and index only
-(:meth:`Config.seed`, :func:`boardlab.ai.match.game_seeds`), so with a
+(:meth:`Config.seed`, :func:`boardlab.ai.selfplay.game_seeds`), so with a
 simulation budget the same study gives the same games whatever ``jobs``, the
 order games finish in, a resume, or Ray.
 
@@ -29,9 +29,10 @@ import boardlab
 
 from ..ai.engines import make_engine
 from ..ai.match import MatchSpec
-from .play import StudyGame, play_study_game, warm
+from ..ai.selfplay import GameTask
 from .spec import Config, StudySpec
 from .storage import Store
+from .study_game import StudyGame, StudyTask, play_study_game, warm
 
 
 @dataclass
@@ -105,12 +106,13 @@ def recorded_settings(spec: StudySpec) -> dict:
             "boardlab": boardlab.__version__, "seed": spec.seed, "max_plies": spec.max_plies}
 
 
-def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[tuple]:
-    return [(c.key, spec.game, c.size, c.options, spec.engine, i, c.seed(spec.seed),
-             spec.max_plies) for c, i in todo]
+def _tasks(spec: StudySpec, todo: list[tuple[Config, int]]) -> list[StudyTask]:
+    return [StudyTask(c.key, GameTask(spec.game, c.size, c.options, spec.engine, spec.engine, i,
+                                      c.seed(spec.seed), max_plies=spec.max_plies))
+            for c, i in todo]
 
 
-def _local(tasks: list[tuple], jobs: int) -> Iterator[StudyGame]:
+def _local(tasks: list[StudyTask], jobs: int) -> Iterator[StudyGame]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield play_study_game(t)

@@ -32,8 +32,8 @@ from .. import records
 from ..ai.match import MatchSpec, result_record
 from ..errors import BoardlabError
 from .adequacy import search_sizes
-from .play import StudyGame
 from .spec import Config, options_key
+from .study_game import StudyGame
 
 DB_NAME = "results.sqlite"
 RECORDS_DIR = "records"

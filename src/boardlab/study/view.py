@@ -172,10 +172,10 @@ def study_html(summary: dict[str, Any], title: str | None = None) -> str:
         parts.append("<h3>By board size</h3>" + _figs(by_size, caption=False))
     heat = [made for g in summary["groups"] if (made := fig.heat_figure(g, sizes, engines))]
     if heat:
-        pie = any("SwapRate" in g["metrics"] for g in summary["groups"])
+        swaps_counted = any("SwapRate" in g["metrics"] for g in summary["groups"])
         parts.append("<h3>First moves</h3><p class=hint>Each cell: the games that opened "
                      "there, coloured by the first player's score in them.</p>"
-                     f"<div class=figs><figure>{fig.heat_legend(pie)}</figure></div>"
+                     f"<div class=figs><figure>{fig.heat_legend(swaps_counted)}</figure></div>"
                      + _figs(heat, caption=False))
     parts.append("<h3>Game length</h3>" + _figs(fig.length_figures(summary), caption=False))
     parts.append("<details><summary>Every metric</summary>" + metrics_table(summary)

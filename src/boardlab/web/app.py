@@ -12,7 +12,7 @@ starting color; a pie swap flips which seat holds which color. See docs/web.md.
 
 This module only assembles the app: the error envelope, the guards
 (``guards``: host check, rate limit per client, security headers), the
-routers (``routes``: games, online, records, review, sockets, analysis,
+routers (``routes``: games, online, records, review, sockets, analysis_api,
 studies, pages) and the hub (``hub``: the live games, clocks, engine pool)
 they share.
 """
@@ -34,7 +34,7 @@ import boardlab
 from . import DEFAULT_DB, guards, online
 from .db import Store
 from .hub import Hub
-from .routes import analysis, games, pages, records, review, sockets, studies
+from .routes import analysis_api, games, pages, records, review, sockets, studies
 from .routes import online as online_routes
 from .schemas import ApiError, JSONAnswer, error_response
 from .settings import Settings
@@ -108,7 +108,7 @@ def create_app(db_path: str | Path = DEFAULT_DB, engine_workers: int | None = No
     app.add_middleware(guards.SecurityHeaders, csp=settings.csp,
                        frame_options=settings.frame_options)
 
-    for module in (games, online_routes, records, review, sockets, analysis, studies, pages):
+    for module in (games, online_routes, records, review, sockets, analysis_api, studies, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -30,6 +30,15 @@ from boardlab.errors import BoardlabError
 SCHEMA_VERSION = 1
 
 
+#: the stored form of a pre-game before ``meta.pregame`` (see Store._move_legacy_pregame)
+_LEGACY_PREGAME = """
+UPDATE games SET meta = json_set(json_remove(meta, '$.komi'), '$.pregame',
+    json_set(json_remove(json_extract(meta, '$.komi'), '$.komi'),
+             '$.option', 'komi', '$.value', json_extract(meta, '$.komi.komi')))
+WHERE json_type(meta, '$.komi') = 'object'
+"""
+
+
 class DatabaseVersionError(BoardlabError):
     """A database this code cannot use: written by a newer boardlab, or not
     boardlab's at all. Nothing is changed in it."""
@@ -41,7 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     size     INTEGER NOT NULL,
     options  TEXT NOT NULL,            -- JSON object: the library's game options
     seats    TEXT NOT NULL,            -- JSON list of 2 seats, by starting color
-    meta     TEXT NOT NULL DEFAULT '{}', -- JSON: komi negotiation, source record, ...
+    meta     TEXT NOT NULL DEFAULT '{}', -- JSON: the pre-game, source record, ...
     result   TEXT,                     -- JSON: a result the rules don't make (resignation)
     status   TEXT NOT NULL DEFAULT 'playing',  -- playing | over
     created  REAL NOT NULL,
@@ -91,11 +100,14 @@ class Clock(TypedDict):
     started: float | None
 
 
-class KomiDeal(TypedDict, total=False):
-    """Yugo's pre-game komi negotiation as it was settled (``meta.komi``)."""
+class PreGameDeal(TypedDict, total=False):
+    """A game's pre-game (:mod:`boardlab.core.pregame`: yugo's komi) as it
+    was settled (``meta.pregame``): the option, the value named, who named
+    it and who picked a color."""
 
+    option: str
+    value: int
     named_by: str
-    komi: int
     picked_by: str
     computer_color: str
     human_color: str
@@ -145,7 +157,7 @@ class GameMeta(TypedDict, total=False):
     #: the owner token's hash of a game not played by link (none: public)
     owner_hash: str
     clock: Clock
-    komi: KomiDeal
+    pregame: PreGameDeal
     undo_request: UndoRequest
     undo_answer: UndoAnswer
     #: "record": loaded from a record
@@ -231,6 +243,7 @@ class Store:
                 f"{self.path} has schema version {version}, newer than this boardlab's "
                 f"{SCHEMA_VERSION}: upgrade boardlab, or pass another --db")
         self.conn.executescript(_SCHEMA)
+        self._move_legacy_pregame()
         self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('version', ?)",
                           (str(SCHEMA_VERSION),))
         self.conn.execute("INSERT OR IGNORE INTO schema_info VALUES ('client_salt', ?)",
@@ -240,6 +253,15 @@ class Store:
         #: so a stored id names the same client after a restart and no address
         self.client_salt: str = self.conn.execute(
             "SELECT value FROM schema_info WHERE key='client_salt'").fetchone()[0]
+
+    def _move_legacy_pregame(self) -> None:
+        """Games stored before pre-games were a game's declaration kept yugo's
+        settled komi as ``meta.komi`` ``{named_by, komi, picked_by, ...}``: it
+        becomes ``meta.pregame`` ``{option: "komi", value, ...}`` (the same
+        schema version: an older boardlab reads a moved game as one without a
+        negotiation). Idempotent; the one place the old key is named."""
+        with self.conn:
+            self.conn.execute(_LEGACY_PREGAME)
 
     def close(self) -> None:
         self.conn.close()
@@ -290,7 +312,7 @@ class Store:
 
     def update(self, gid: str, seats: list[Seat] | None = None,
                meta: GameMeta | None = None) -> None:
-        """Rewrite a game's seats and/or meta (online play: names, komi pick, undo requests)."""
+        """Rewrite a game's seats and/or meta (online play: names, color pick, undo requests)."""
         with self._tx():
             if seats is not None:
                 self.conn.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), gid))

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from boardlab.errors import IllegalMoveError
 
-from . import access, engines, work
+from . import access, opponents, work
 from .admission import Admission, Held
 from .clocks import Clocks
 from .db import Clock, GameMeta, Store
@@ -44,7 +44,7 @@ __all__ = ["ENGINE_TIMEOUT", "EngineTimeout", "Hub", "Live", "result_text"]
 T = TypeVar("T")
 
 #: seconds an engine call may take before its worker is killed (level 5 takes
-#: ~0.5-5 s a move on 9x9-11x11, a big board's komi choice ~20 s)
+#: ~0.5-5 s a move on 9x9-11x11, a big board's pre-game choice ~20 s)
 ENGINE_TIMEOUT = Settings.engine_timeout
 PRE_GAME_REMEMBERED = 1024
 #: live games kept in memory (beyond those in use: see Live.quiet)
@@ -81,7 +81,7 @@ class Hub:
         self.counter = itertools.count(1)
         warm: Callable[[], None] | None = None
         if settings.engine_warm_up:
-            from .analysing import warm_up
+            from .analysis_worker import warm_up
             warm = warm_up
         self.pool: EnginePool = EnginePool(settings.engine_workers, settings.engine_timeout,
                                            settings.engine_per_client, warm)
@@ -149,7 +149,7 @@ class Hub:
 
     def engine_names(self) -> set[str]:
         if self._engine_names is None:
-            self._engine_names = {e["name"] for e in engines.list_engines()}
+            self._engine_names = {e["name"] for e in opponents.list_engines()}
         return self._engine_names
 
     # ------------------------------------------------------------ loading
@@ -266,9 +266,8 @@ class Hub:
                     and clock["remaining"] is not None:
                 rem = list(clock["remaining"])
                 rem[mover_seat] -= now - clock["started"]
-                swaps = live.row.moves.count("swap") + (canonical == "swap")
                 next_seat = None if game.is_over or game.to_move is None else \
-                    game.colors.index(game.to_move) ^ (swaps % 2)
+                    game.seat_of(game.to_move)  # (the move is in the game's history)
                 if next_seat != mover_seat:
                     rem[mover_seat] += clock["increment"]
                 clock["remaining"] = rem
@@ -307,10 +306,10 @@ class Hub:
             self._engine_turn(live, live.version, s.get("engine", "random")))
 
     async def pre_game_choice(self, client: str, fn, engine: str, *args):
-        """Yugo's pre-game choices (``engines.komi_for`` / ``color_for``) depend
-        only on their arguments (the engine is seeded with 0), so each is
-        searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`;
-        the arguments are bounded: a komi by the library's range): asking
+        """A game's pre-game choices (``opponents.value_for`` / ``color_for``)
+        depend only on their arguments (the engine is seeded with 0), so each
+        is searched once and remembered (the last :data:`PRE_GAME_REMEMBERED`;
+        the arguments are bounded: a value by the option's range): asking
         again, or many visitors asking at once, costs the engine pool
         nothing. A failed search is not remembered. A client with too many
         engine calls under way is refused 429."""
@@ -332,7 +331,7 @@ class Hub:
         while True:
             try:
                 move = await self.pool.run(live.client or f"game:{row.id}", engine,
-                                           engines.compute_move, row.game, row.size,
+                                           opponents.compute_move, row.game, row.size,
                                            row.options, row.meta.get("start"), list(row.moves),
                                            engine, seed)
                 break

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 import boardlab
+from boardlab.core import pie
 
 from . import online, view
 from .db import GameRow
@@ -68,15 +69,16 @@ class Live:
                 and (self.clock_task is None or self.clock_task.done()))
 
     # ------------------------------------------------------------ seats
-    def swapped(self) -> int:
-        """1 if the seats hold each other's starting colors (a pie swap)."""
-        return self.row.moves.count("swap") % 2
+    def swapped(self) -> bool:
+        """Whether the seats hold each other's starting colors (a pie swap):
+        the library game's answer, replayed from the row's moves."""
+        return self.game.colors_swapped
 
     def seat_of(self, color: str) -> int:
-        return self.game.colors.index(color) ^ self.swapped()
+        return self.game.seat_of(color)
 
     def color_of(self, seat: int) -> str:
-        return self.game.colors[seat ^ self.swapped()]
+        return self.game.color_of(seat)
 
     def is_over(self) -> bool:
         return self.row.result is not None or self.game.is_over
@@ -108,26 +110,20 @@ class Live:
 
     def _undo_steps(self) -> int | None:
         game = self.game.copy()
-        moves = list(self.row.moves)
         n = 0
-        while moves:
+        while len(game):
             game.undo()
-            moves.pop()
             n += 1
-            swapped = moves.count("swap") % 2
-            seat = game.colors.index(game.to_move) ^ swapped
+            mover = game.to_move
+            assert mover is not None  # a game taken back is not over
+            seat = game.seat_of(mover)
             if self.row.seats[seat]["kind"] == "human" and not view.mid_turn(game, game.legal_moves()):
                 return n
         return None
 
     def mover_seats(self) -> list[int]:
         """The seat that made each move."""
-        out, swaps = [], 0
-        for color, move in zip(self.movers, self.row.moves, strict=True):
-            out.append(self.game.colors.index(color) ^ swaps)
-            if move == "swap":
-                swaps ^= 1
-        return out
+        return pie.mover_seats(self.game.colors, self.movers, self.row.moves)
 
     def online_undo_count(self, seat: int) -> int | None:
         """Online: how many moves taking back ``seat``'s last turn removes."""

@@ -51,7 +51,7 @@ from boardlab import ai
 
 
 class EngineTimeout(Exception):
-    """An engine call (a move, a komi search) did not answer in time."""
+    """An engine call (a move, a pre-game search) did not answer in time."""
 
 
 class EngineDied(Exception):

@@ -2,7 +2,7 @@
 is checked, shown, written into the game's record and read back from one.
 
 The analysis mode computes a whole-game analysis over the analysis socket
-(``routes.analysis``) and hands it to ``PUT /api/games/{id}/analysis``; it
+(``routes.analysis_api``) and hands it to ``PUT /api/games/{id}/analysis``; it
 is stored in its own table (``db.Store.save_analysis``: too big for the
 game's ``meta``, which every state answer carries) and a summary goes in
 the meta (``analysis``: how many moves, and where it came from), so the

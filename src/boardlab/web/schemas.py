@@ -69,13 +69,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
 
-class KomiNegotiation(BaseModel):
-    """Yugo against the computer: one side names komi, the other picks a color."""
+class PreGameIn(BaseModel):
+    """A game with a pre-game (``pregame`` in GET /api/kinds; yugo's komi): one
+    side names the value of the game's pre-game option, the other picks a color."""
     model_config = _STRICT
     namer: Literal["human", "computer"] = Field(
-        description="who names the komi; the other side then picks a color")
-    komi: int | None = Field(None, description="the komi, when the human names it")
-    color: str | None = Field(None, description="the human's color, when the computer named komi")
+        description="who names the value; the other side then picks a color")
+    value: int | None = Field(None, description="the value, when the human names it")
+    color: str | None = Field(None, description="the human's color, when the computer named "
+                                                "the value")
 
 
 class NewGame(BaseModel):
@@ -83,7 +85,8 @@ class NewGame(BaseModel):
     game: str = Field(description="one of: " + ", ".join(boardlab.GAMES), examples=[boardlab.GAMES[0]])
     size: int | None = Field(None, description="board size 4..19; default: the game's default")
     options: dict[str, Any] = Field(default_factory=dict,
-                                    description='game options: {"pie": false}, {"komi": 6}')
+                                    description='game options, by the names GET /api/kinds lists: '
+                                                '{"pie": false}')
     opponent: Literal["computer", "human", "online"] = Field(
         "computer", description="computer: you against an engine; human: hot-seat on one screen; "
         "online: a friend by link (the answer carries your link, the invite and a spectator link)")
@@ -91,7 +94,8 @@ class NewGame(BaseModel):
     time_control: TimeControl | None = Field(None, description="online: an enforced clock")
     engine: str = Field("random", description="an engine name from GET /api/engines")
     color: str = Field("random", description="your color against the computer, or 'random'")
-    komi_negotiation: KomiNegotiation | None = None
+    pregame: PreGameIn | None = Field(None, description="settle the game's pre-game "
+                                      "(names and picks) before the first move")
 
 
 class TimeControl(BaseModel):
@@ -125,9 +129,10 @@ class AnswerIn(BaseModel):
     accept: bool = Field(description="online: accept (true) or decline the opponent's request")
 
 
-class KomiPickIn(BaseModel):
+class ColorPickIn(BaseModel):
     model_config = _STRICT
-    color: str = Field(max_length=20, description="online yugo: the color the picker takes")
+    color: str = Field(max_length=20, description="online, a game's pre-game: the color the "
+                                                  "picker takes")
 
 
 class NameIn(BaseModel):

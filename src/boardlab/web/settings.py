@@ -67,8 +67,8 @@ class Settings:
     engine_timeout: float = 300.0
     #: times a computer move whose worker died is tried again by itself
     engine_retries: int = 2
-    #: engine calls (moves, komi searches) one client may have waiting or
-    #: running at once; past it a komi search is refused 429
+    #: engine calls (moves, pre-game searches) one client may have waiting or
+    #: running at once; past it a pre-game search is refused 429
     engine_per_client: int = 2
     #: the work pool: processes for the heavy work the event loop must not do
     #: (rendering and reading records, drawing a position's legal moves, the
@@ -78,7 +78,7 @@ class Settings:
     work_workers: int | None = None
     work_timeout: float = 20.0
     work_per_client: int = 2
-    #: analysis (routes/analysis.py): seconds of search for one position when
+    #: analysis (routes/analysis_api.py): seconds of search for one position when
     #: the request names none, and at most (the page streams the refinement
     #: all along, so a long default costs a user nothing: the first candidates
     #: come after 0.2 s)

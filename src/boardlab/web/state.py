@@ -48,10 +48,10 @@ class Views:
         seat = live.to_move_seat()
         your_turn = (not over and seat is not None and row.seats[seat]["kind"] == "human")
         is_online = live.is_online()
-        komi_pending = bool(is_online and (row.meta.get("komi") or {}).get("pending"))
+        pregame_pending = bool(is_online and (row.meta.get("pregame") or {}).get("pending"))
         read_only = viewer == "spectator"  # a spectator or share link: it may only look
         if is_online:
-            your_turn = your_turn and seat == viewer and not komi_pending
+            your_turn = your_turn and seat == viewer and not pregame_pending
         your_turn = your_turn and not read_only
         if view_ply != n or not your_turn:
             v["legal"] = []
@@ -84,7 +84,7 @@ class Views:
             **({"you": ({"seat": viewer, "color": live.color_of(viewer)}
                         if isinstance(viewer, int) else viewer),
                 "undo_request": row.meta.get("undo_request"),
-                "komi_pending": komi_pending,
+                "pregame_pending": pregame_pending,
                 "connected": [live.connected(i) for i in range(len(row.seats))],
                 "clock": self.clocks.view(live),
                 "can_undo": (isinstance(viewer, int) and not over

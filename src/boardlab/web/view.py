@@ -19,8 +19,6 @@ from boardlab.core import grid
 from boardlab.games import view as plugin
 
 _POINT_RE = re.compile(r"[a-s](?:1[0-9]|[1-9])(?![0-9])")
-#: Moves that are not a click on the board.
-SPECIAL_MOVES = ("swap", "pass", "button", "done", "accept", "reject")
 
 
 def board_kind(game: boardlab.Game | str) -> str:
@@ -49,6 +47,12 @@ def kind_info(name: str) -> dict[str, Any]:
         "min_size": info.min_size,
         "max_size": info.max_size,
         "options": dict(cls.option_defaults),
+        "option_labels": {k: cls.option_label(k) for k in cls.option_defaults},
+        "option_help": {k: cls.option_help.get(k, "") for k in cls.option_defaults},
+        # a position set up on the board editor: its options unless told otherwise
+        "setup_options": {**cls.option_defaults, **cls.setup_defaults},
+        # what the players settle before the first move (yugo's komi), or None
+        "pregame": cls.pregame.describe() if cls.pregame is not None else None,
         **board_facts(cls),
         "legend": plugin.view_module(cls).LEGEND,
         # the board editor's palette: each piece with its position-text token
@@ -111,10 +115,6 @@ def mid_turn(game: boardlab.Game, legal: list[str]) -> bool:
     return fn(game, legal) if fn else game.is_mid_turn
 
 
-#: the words of the moves every game may have, when its plug-in has none
-_PLAIN = {"pass": "passed", "swap": "swapped (pie rule): the players exchanged colors"}
-
-
 def last_move(game: boardlab.Game, cells: list[dict | None]) -> tuple[str | None, dict | None]:
     """The last move in words ("White played c3: pushed d3 to e3") and its
     board marks ({pushed, flipped, removed}), from the game's plug-in
@@ -126,7 +126,7 @@ def last_move(game: boardlab.Game, cells: list[dict | None]) -> tuple[str | None
     before.undo()
     fn = plugin.hook(game, "describe")
     found = fn(before, move, game, board_cells(before), cells) if fn else None
-    text = found["text"] if found else _PLAIN.get(move, f"played {move}")
+    text = found["text"] if found else plugin.plain_description(move)
     marks = {k: found[k] for k in ("pushed", "flipped", "removed") if found and found.get(k)}
     return f"{(before.to_move or '').capitalize()} {text}", marks or None
 
@@ -153,6 +153,8 @@ def game_view(game: boardlab.Game) -> dict[str, Any]:
         "cells": cells,
         "to_move": game.to_move,
         "legal": legal,
+        # the game's moves that are words (its buttons), with their buttons' words
+        "words": dict(type(game).move_words),
         "mid_turn": mid_turn(game, legal),
         "last_move": last,
         "last_points": move_points(last, game.size) if last else [],

@@ -23,7 +23,7 @@ from boardlab.errors import IllegalMoveError, OptionError, PositionError
 from boardlab.games import view as plugin
 
 from . import recordio, review, view
-from .analysing import Request
+from .analysis_worker import Request
 from .db import GameRow
 from .live import new_library_game
 from .schemas import ApiError

@@ -1,6 +1,6 @@
 """The web API's routes, one router per concern: ``games`` (the catalogue,
 creating, reading, playing and deleting games), ``online`` (what only a game
-by link has: undo requests, the komi pick, display names), ``records``
+by link has: undo requests, the color pick, display names), ``records``
 (download and load), ``review`` (the share link, the whole-game analysis
 kept with a game), ``analysis`` (any position's drawing and analysis, the
 board editor's set-up), ``sockets`` (the live WebSocket), ``studies`` and

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Query, Request, Response
 import boardlab
 from boardlab.errors import GameOverError, IllegalMoveError, OptionError
 
-from .. import access, engines, online, view, work
+from .. import access, online, opponents, view, work
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live, result_text
 from ..schemas import ERRORS, ApiError, GameState, MoveIn, NewGame, ResignIn
@@ -36,22 +36,23 @@ async def kinds() -> list[dict[str, Any]]:
 
 @router.get("/api/engines", summary="The computer opponents on offer (boardlab.ai's registry)")
 async def engine_list() -> list[dict[str, Any]]:
-    return engines.list_engines()
+    return opponents.list_engines()
 
 
-@router.get("/api/{game}/komi", summary="The komi the computer names (a game with komi: yugo)",
-            responses=ERRORS)
-async def computer_komi(request: Request, game: str, size: int = Query(9, ge=4, le=19),
-                        engine: str = Query("random"),
-                        hub: Hub = HubDep) -> dict[str, int]:
+@router.get("/api/{game}/pregame", summary="The value the computer names in a game's "
+            "pre-game (a game with one: yugo's komi)", responses=ERRORS)
+async def computer_value(request: Request, game: str, size: int = Query(9, ge=4, le=19),
+                         engine: str = Query("random"),
+                         hub: Hub = HubDep) -> dict[str, Any]:
     if game not in boardlab.GAMES:
         raise ApiError(404, "unknown_game", f"unknown game {game!r}: one of {', '.join(boardlab.GAMES)}")
-    if "komi" not in boardlab.game_class(game).option_defaults:
-        raise ApiError(400, "bad_option", f"{game} has no komi")
+    pg = boardlab.game_class(game).pregame
+    if pg is None:
+        raise ApiError(400, "bad_option", f"{game} has no pre-game")
     if engine not in hub.engine_names():
         raise ApiError(400, "unknown_engine", f"unknown engine {engine!r}")
-    return {"komi": await hub.pre_game_choice(client_of(request), engines.komi_for,
-                                              engine, size)}
+    value = await hub.pre_game_choice(client_of(request), opponents.value_for, engine, game, size)
+    return {"option": pg.option, "value": value}
 
 
 # ---------------------------------------------------------------- the list
@@ -81,14 +82,15 @@ async def new_game(spec: NewGame, request: Request,
     options = dict(spec.options)
     if "size" in options:
         raise ApiError(400, "bad_option", "size is a field of its own, not an option")
-    neg = spec.komi_negotiation
-    if neg is not None and "komi" not in cls.option_defaults:
-        raise ApiError(400, "bad_option", f"komi negotiation is for a game with a komi; "
-                       f"{cls.name} has none")
-    try:  # size and options first: nothing below (an engine's komi search) may run on bad ones
+    neg = spec.pregame
+    pg = cls.pregame
+    if neg is not None and pg is None:
+        raise ApiError(400, "bad_option", f"a pre-game is for a game with one; {cls.name} "
+                       "has none")
+    try:  # size and options first: nothing below (an engine's search) may run on bad ones
         cls(spec.size, **options)
-        if neg is not None and neg.komi is not None:
-            cls(spec.size, **{**options, "komi": neg.komi})
+        if pg is not None and neg is not None and neg.value is not None:
+            cls(spec.size, **{**options, pg.option: neg.value})
     except OptionError as exc:
         raise ApiError(400, "bad_option", str(exc)) from None
     meta: GameMeta = {}
@@ -98,8 +100,8 @@ async def new_game(spec: NewGame, request: Request,
     elif spec.opponent == "computer":
         seats = await _computer_seats(hub, client, spec, cls, options, meta)
     else:
-        if neg is not None and neg.komi is not None:
-            options["komi"] = neg.komi
+        if pg is not None and neg is not None and neg.value is not None:
+            options[pg.option] = neg.value
         seats = [{"kind": "human", "label": "Player 1"}, {"kind": "human", "label": "Player 2"}]
     try:
         game = cls(spec.size, **options)
@@ -118,39 +120,41 @@ async def new_game(spec: NewGame, request: Request,
 
 async def _computer_seats(hub: Hub, client: str, spec: NewGame, cls: type[boardlab.Game],
                           options: dict[str, Any], meta: GameMeta) -> list[Seat]:
-    """The seats of a game against the computer (and, for komi negotiation,
-    the komi and the colors it settles: the engine names or picks)."""
+    """The seats of a game against the computer (and, for a game's pre-game,
+    the value and the colors it settles: the engine names or picks)."""
     colors = cls.colors
     if spec.engine not in hub.engine_names():
         raise ApiError(400, "unknown_engine", f"unknown engine {spec.engine!r} (engines: "
                        f"{', '.join(sorted(hub.engine_names()))})")
     human = spec.color
-    neg = spec.komi_negotiation
-    if neg is not None:
+    neg = spec.pregame
+    pg = cls.pregame
+    if neg is not None and pg is not None:
         size_for = spec.size or cls.default_size
         if neg.namer == "human":
-            if neg.komi is None:
-                raise ApiError(400, "bad_option", "name the komi (komi_negotiation.komi)")
-            options["komi"] = neg.komi
-            machine = await hub.pre_game_choice(client, engines.color_for, spec.engine,
-                                                neg.komi, size_for)
+            if neg.value is None:
+                raise ApiError(400, "bad_option", f"name the {pg.option} (pregame.value)")
+            options[pg.option] = neg.value
+            machine = await hub.pre_game_choice(client, opponents.color_for, spec.engine,
+                                                cls.name, size_for, neg.value)
             human = colors[1 - colors.index(machine)]
-            meta["komi"] = {"named_by": "human", "komi": neg.komi, "picked_by": "computer",
-                            "computer_color": machine}
+            meta["pregame"] = {"option": pg.option, "value": neg.value, "named_by": "human",
+                               "picked_by": "computer", "computer_color": machine}
         else:
             if neg.color not in colors:
                 raise ApiError(400, "bad_option", f"pick a color: {' or '.join(colors)}")
-            komi = await hub.pre_game_choice(client, engines.komi_for, spec.engine, size_for)
-            options["komi"] = komi
+            value = await hub.pre_game_choice(client, opponents.value_for, spec.engine,
+                                              cls.name, size_for)
+            options[pg.option] = value
             human = neg.color
-            meta["komi"] = {"named_by": "computer", "komi": komi, "picked_by": "human",
-                            "human_color": human}
+            meta["pregame"] = {"option": pg.option, "value": value, "named_by": "computer",
+                               "picked_by": "human", "human_color": human}
     if human == "random":
         human = random.choice(colors)
     if human not in colors:
         raise ApiError(400, "bad_option", f"color must be {' or '.join(colors)} or random, "
                        f"got {human!r}")
-    label = next((e["label"] for e in engines.list_engines() if e["name"] == spec.engine),
+    label = next((e["label"] for e in opponents.list_engines() if e["name"] == spec.engine),
                  spec.engine)
     return [{"kind": "human", "label": "You"} if c == human else
             {"kind": "computer", "engine": spec.engine, "label": f"Computer · {label}"}
@@ -226,8 +230,8 @@ async def play(gid: str, body: MoveIn, x_seat_token: str | None = SeatToken,
 def _play(hub: Hub, live: Live, body: MoveIn, me: int | None) -> dict[str, Any]:
     game = live.game
     if me is not None:
-        if (live.row.meta.get("komi") or {}).get("pending"):
-            raise ApiError(409, "komi_pending", "your friend has yet to pick a color")
+        if (live.row.meta.get("pregame") or {}).get("pending"):
+            raise ApiError(409, "pregame_pending", "your friend has yet to pick a color")
         if body.ply is None:
             raise ApiError(400, "bad_request", "online, a move names the ply it was made at")
     if live.is_over():

@@ -1,5 +1,5 @@
 """Routes: what only a game by link has (undo requests answered by the other
-seat, yugo's komi pick by the friend, display names), and how such a game is
+seat, the friend's color pick in a game's pre-game, display names), and how such a game is
 set up (:func:`online_game`: its seat tokens, links and clock).
 """
 
@@ -16,7 +16,7 @@ import boardlab
 from .. import access, online
 from ..db import GameMeta, Seat
 from ..hub import Hub, Live
-from ..schemas import ERRORS, AnswerIn, ApiError, GameState, KomiPickIn, NameIn, NewGame
+from ..schemas import ERRORS, AnswerIn, ApiError, ColorPickIn, GameState, NameIn, NewGame
 from . import HubDep, SeatToken, client_of
 
 router = APIRouter()
@@ -25,25 +25,26 @@ router = APIRouter()
 def online_game(spec: NewGame, cls: type[boardlab.Game], options: dict[str, Any],
                 meta: GameMeta) -> tuple[list[Seat], Callable[[str, Hub, Live], dict]]:
     """The seats of a new game by link (each with its token's hash), its meta
-    (the komi the creator names, the clock), and how to answer its creation:
+    (the pre-game value the creator names, the clock), and how to answer its creation:
     the state plus the three links, which are never stored."""
     if spec.engine != "random":
         raise ApiError(400, "bad_option", "an online game has no engine")
     colors = cls.colors
     tokens = [online.new_token(), online.new_token()]
     spectator = online.new_token()
-    neg = spec.komi_negotiation
-    if neg is not None:
-        if neg.namer != "human" or neg.komi is None or neg.color is not None:
-            raise ApiError(400, "bad_option", "online, you name the komi "
-                           "(komi_negotiation: {namer: human, komi: N}) and your friend "
+    neg = spec.pregame
+    pg = cls.pregame
+    if neg is not None and pg is not None:
+        if neg.namer != "human" or neg.value is None or neg.color is not None:
+            raise ApiError(400, "bad_option", f"online, you name the {pg.option} "
+                           "(pregame: {namer: human, value: N}) and your friend "
                            "picks a color")
         if spec.color != "random":
-            raise ApiError(400, "bad_option", "with komi negotiation your friend picks "
+            raise ApiError(400, "bad_option", "with a pre-game your friend picks "
                            "the colors")
-        options["komi"] = neg.komi
-        meta["komi"] = {"named_by": "creator", "komi": neg.komi, "picked_by": "friend",
-                        "pending": True}
+        options[pg.option] = neg.value
+        meta["pregame"] = {"option": pg.option, "value": neg.value, "named_by": "creator",
+                           "picked_by": "friend", "pending": True}
         mine = 0
     else:
         human = random.choice(colors) if spec.color == "random" else spec.color
@@ -128,8 +129,8 @@ async def rematch(request: Request, gid: str, x_seat_token: str | None = SeatTok
             meta: GameMeta = {"online": True, "creator_seat": 1 - me, "client": client}
             if "spectator_hash" in row.meta:
                 meta["spectator_hash"] = row.meta["spectator_hash"]
-            if "komi" in row.meta:  # the komi stands; no color to pick again
-                meta["komi"] = {**row.meta["komi"], "pending": False}
+            if "pregame" in row.meta:  # the value stands; no color to pick again
+                meta["pregame"] = {**row.meta["pregame"], "pending": False}
             clock = row.meta.get("clock")
             if clock:
                 meta["clock"] = {**clock, "started": None,
@@ -143,22 +144,24 @@ async def rematch(request: Request, gid: str, x_seat_token: str | None = SeatTok
     return hub.views.state(new_live, viewer=access.identify(new_live, x_seat_token))
 
 
-@router.post("/api/games/{gid}/komi", response_model=GameState, responses=ERRORS,
-            summary="Online yugo: the friend picks a color after the creator named the komi")
-async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = SeatToken,
+@router.post("/api/games/{gid}/color", response_model=GameState, responses=ERRORS,
+            summary="Online, a game's pre-game (yugo's komi): the friend picks a color after "
+                    "the creator named the value")
+async def pick_color(gid: str, body: ColorPickIn, x_seat_token: str | None = SeatToken,
                       hub: Hub = HubDep) -> dict[str, Any]:
     live = hub.get(gid, x_seat_token)
     me = access.need_online_seat(live, x_seat_token,
-                                 "only an online game negotiates komi this way")
+                                 "only an online game settles a pre-game this way")
     async with live.lock:
-        komi = live.row.meta.get("komi") or {}
+        deal = live.row.meta.get("pregame") or {}
         if live.is_over():
             raise ApiError(409, "game_over", "the game is over: there is no color to pick")
-        if not komi.get("pending"):
-            raise ApiError(409, "komi_settled", "there is no color to pick")
+        if not deal.get("pending"):
+            raise ApiError(409, "pregame_settled", "there is no color to pick")
         creator = live.row.meta.get("creator_seat", 0)
         if me == creator:
-            raise ApiError(409, "not_your_turn", "you named the komi; your friend picks")
+            raise ApiError(409, "not_your_turn", f"you named the {deal.get('option')}; your "
+                           "friend picks")
         colors = live.game.colors
         if body.color not in colors:
             raise ApiError(400, "bad_option", f"pick a color: {' or '.join(colors)}")
@@ -173,7 +176,7 @@ async def pick_color(gid: str, body: KomiPickIn, x_seat_token: str | None = Seat
                 per_seat.clear()
                 per_seat.update(swapped)  # type: ignore[arg-type]  # each keeps its value type
         meta: GameMeta = {**live.row.meta, "creator_seat": creator,
-                          "komi": {**komi, "pending": False, "friend_color": body.color}}
+                          "pregame": {**deal, "pending": False, "friend_color": body.color}}
         hub.store.update(gid, seats=seats, meta=meta)
         live.row.seats, live.row.meta = seats, meta
         hub.bump(live)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 
 import boardlab
+from boardlab.core import pie
 
 from .. import access, recordio, review, work
 from ..db import GameMeta, Seat
@@ -63,10 +64,10 @@ async def load_record(body: RecordIn, request: Request,
     players = imp.players or {}
     game_cls = boardlab.game_class(imp.game)
     # players name colors after any swap; seats are by starting color
-    swapped = imp.moves.count("swap") % 2
+    swapped = pie.swapped(imp.moves)
     seats: list[Seat] = []
     for i in range(len(game_cls.colors)):
-        now = game_cls.colors[i ^ swapped]
+        now = pie.color_of(game_cls.colors, i, swapped)
         name = players.get(now) or "?"
         # whoever plays on now is a person at this screen; the record's name stays for downloads
         seats.append({"kind": "human", "label": f"Player {i + 1}",

@@ -13,13 +13,13 @@ from pydantic import ValidationError
 
 from .. import access, online, wire
 from ..hub import Hub, Live
-from ..schemas import AnswerIn, ApiError, KomiPickIn, MoveIn, NameIn, ResignIn
+from ..schemas import AnswerIn, ApiError, ColorPickIn, MoveIn, NameIn, ResignIn
 from . import client_of, games
 from . import online as online_routes
 
 router = APIRouter()
 
-_WS_ACTIONS = ("move", "undo", "answer", "resign", "komi", "name")
+_WS_ACTIONS = ("move", "undo", "answer", "resign", "color", "name")
 
 
 @router.websocket("/api/games/{gid}/ws")
@@ -27,7 +27,7 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
     """Live updates both ways. The first message authenticates:
     ``{"type": "auth", "token": T}`` (the token never goes in the URL). Then the server
     sends ``{"type": "state", "state": ...}`` on every change, and the client may send
-    ``move`` (move, ply), ``undo``, ``answer`` (accept), ``resign``, ``komi`` (color),
+    ``move`` (move, ply), ``undo``, ``answer`` (accept), ``resign``, ``color`` (color),
     ``name`` (name) and ``ping``; a refused action answers ``{"type": "error", "error":
     {code, message}}``. Messages over 4 KiB close the socket (1009), bytes that are
     not UTF-8 1003; more than 10 a second (bursts of 20) are refused with
@@ -77,7 +77,7 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
                     event = live.changed
                     if live.version != sent:
                         sent = live.version
-                        # the token's seat, asked afresh: a komi pick can swap the seats
+                        # the token's seat, asked afresh: a color pick can swap the seats
                         viewer = access.identify(live, token)
                         await wire.send(websocket, {"type": "state",
                                                     "state": hub.views.state(live, None, viewer)})
@@ -110,8 +110,8 @@ async def game_socket(websocket: WebSocket, gid: str) -> None:
                         await online_routes.answer_undo(gid, AnswerIn(**args), token, hub)
                     elif kind == "resign":
                         await games.resign(gid, ResignIn(**args), token, hub)
-                    elif kind == "komi":
-                        await online_routes.pick_color(gid, KomiPickIn(**args), token, hub)
+                    elif kind == "color":
+                        await online_routes.pick_color(gid, ColorPickIn(**args), token, hub)
                     elif kind == "name":
                         await online_routes.set_name(gid, NameIn(**args), token, hub)
                     await wire.send(websocket, {"type": "ack", "id": msg_id})

@@ -13,8 +13,6 @@ const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blun
  * apart from every piece colour (black, white, pilo's blue and orange), so
  * no disc reads as a stone. */
 const RANK_COLORS = ["#117733", "#2f7f73", "#882255", "#6a3d9a", "#6b5d00"];
-const SPECIAL = { swap: "Swap (pie rule)", pass: "Pass", button: "Take the button", done: "Done marking",
-  accept: "Accept removals", reject: "Reject" };
 
 const pct = (p) => `${Math.round((p ?? 0.5) * 100)}%`;
 const keyOf = (moves) => moves.join(" ");
@@ -169,8 +167,9 @@ function renderActions(A) {
   box.innerHTML = "";
   const h = A.handlers;
   const lp = A.view.legal_points || {};
+  const words = A.view.words || {};  // the game's moves that are words, and their buttons
   for (const m of Object.keys(lp)) {
-    if (!lp[m].length) box.append(el("button", { type: "button", "data-move": m, text: SPECIAL[m] || m, onclick: () => h.play(m) }));
+    if (!lp[m].length) box.append(el("button", { type: "button", "data-move": m, text: words[m] || m, onclick: () => h.play(m) }));
   }
   if (A.choices) {
     box.append(el("span", { text: `At ${A.choices.point}:` }));

@@ -20,8 +20,7 @@ export async function openEditor(s, position) {
   const first = position ? position.split(" ")[0] : (s.editor && s.editor.game) || $("#ng-game").value;
   const kind = s.kinds[first] || Object.values(s.kinds)[0];
   s.editor = { game: kind.name, size: kind.default_size, cells: [], piece: kind.pieces[0].token,
-    toMove: kind.colors[0], options: { ...kind.options } };
-  if ("pie" in s.editor.options) s.editor.options.pie = false;  // a set-up position: no swap to come
+    toMove: kind.colors[0], options: { ...kind.setup_options } };  // (no pie rule: no swap to come)
   clearBoard(s);
   $("#ed-error").textContent = "";
   if (position) {

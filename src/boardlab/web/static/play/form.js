@@ -22,8 +22,8 @@ export async function initForm(s, showRules) {
   for (const e of engines) $("#ng-engine").append(el("option", { value: e.name, text: e.label }));
   gameSel.value = kinds.some((k) => k.name === DEFAULT_GAME) ? DEFAULT_GAME : kinds[0].name;
   gameSel.addEventListener("change", () => formChanged(s));
-  $("#ng-size").addEventListener("change", () => updateKomiProposal(s));
-  $("#ng-engine").addEventListener("change", () => { showLevel(s); updateKomiProposal(s); });
+  $("#ng-size").addEventListener("change", () => updateProposal(s));
+  $("#ng-engine").addEventListener("change", () => { showLevel(s); updateProposal(s); });
   for (const r of document.querySelectorAll("input[name=opponent]")) r.addEventListener("change", () => formOpponent(s));
   $("#ng-rules").addEventListener("click", () => showRules(gameSel.value));
   $("#new-game").addEventListener("submit", (ev) => startGame(s, ev));
@@ -41,16 +41,40 @@ function formChanged(s) {
   size.innerHTML = "";
   for (let n = k.min_size; n <= k.max_size; n++) size.append(el("option", { value: n, text: `${n} × ${n}` }));
   size.value = k.default_size;
-  $("#ng-pie-row").hidden = !("pie" in k.options);
+  optionRows(k);
   const color = $("#ng-color");
   color.innerHTML = "";
   color.append(el("option", { value: "random", text: "Random" }));
   for (const c of k.colors) color.append(el("option", { value: c, text: `${cap(c)}${c === k.colors[0] ? " (moves first)" : ""}` }));
-  const kc = $("#ng-komi-color");
-  kc.innerHTML = "";
-  for (const c of k.colors) kc.append(el("option", { value: c, text: cap(c) }));
+  const pc = $("#ng-pregame-color");
+  pc.innerHTML = "";
+  for (const c of k.colors) pc.append(el("option", { value: c, text: cap(c) }));
+  const pg = k.pregame;
+  if (pg) {
+    $("#ng-pregame-legend").textContent = `${cap(pg.option)} (${k.name}): one side names ${pg.option} (${pg.about}), the other picks a color`;
+    for (const x of document.querySelectorAll("#ng-pregame-row .pg-option")) x.textContent = pg.option;
+    for (const x of document.querySelectorAll("#ng-pregame-row .pg-option-cap")) x.textContent = cap(pg.option);
+    $("#ng-pregame-value").setAttribute("aria-label", `${cap(pg.option)} you name`);
+    pc.setAttribute("aria-label", `Your color after the computer names ${pg.option}`);
+  }
   formOpponent(s);
-  updateKomiProposal(s);
+  updateProposal(s);
+}
+
+/* A checkbox for each of the game's yes/no options (the pie rule), checked
+ * as its default, with the game's words for it. */
+function optionRows(k) {
+  const box = $("#ng-options");
+  box.innerHTML = "";
+  for (const [key, value] of Object.entries(k.options)) {
+    if (typeof value !== "boolean") continue;
+    const id = `ng-option-${key}`;
+    const input = el("input", { type: "checkbox", id, name: key, "data-option": key });
+    input.checked = value;
+    box.append(el("div", { class: "row", id: `${id}-row` },
+      el("label", { for: id, text: cap(k.option_labels[key] || key) }), input,
+      el("span", { class: "hint", text: k.option_help[key] || "" })));
+  }
 }
 
 /* What the chosen computer level is (its description from /api/engines). */
@@ -63,30 +87,31 @@ function formOpponent(s) {
   const k = chosenKind(s);
   const opponent = opponentOf();
   const vsComputer = opponent === "computer";
-  const yugo = "komi" in k.options;
+  const pregame = !!k.pregame;  // the colors are settled by the pre-game
   $("#ng-engine").disabled = !vsComputer;
   $("#ng-engine-summary").hidden = !vsComputer;
   showLevel(s);
-  $("#ng-komi-row").hidden = !yugo;
-  $("#ng-komi-computer").hidden = !vsComputer;
-  $("#ng-komi-human").hidden = vsComputer;
-  $("#ng-color-row").hidden = opponent === "human" || yugo;
+  $("#ng-pregame-row").hidden = !pregame;
+  $("#ng-pregame-computer").hidden = !vsComputer;
+  $("#ng-pregame-human").hidden = vsComputer;
+  $("#ng-color-row").hidden = opponent === "human" || pregame;
   $("#ng-online-row").hidden = opponent !== "online";
 }
 
-/* The komi the computer would name: a search, so it can take seconds; the
- * field says so meanwhile, and an answer for settings changed since is dropped. */
-async function updateKomiProposal(s) {
+/* The value the computer would name in the game's pre-game: a search, so it
+ * can take seconds; the field says so meanwhile, and an answer for settings
+ * changed since is dropped. */
+async function updateProposal(s) {
   const k = chosenKind(s);
-  if (!("komi" in k.options)) return;
-  const ask = `/api/${k.name}/komi?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`;
-  const box = $("#ng-komi-proposal");
+  if (!k.pregame) return;
+  const ask = `/api/${k.name}/pregame?size=${$("#ng-size").value}&engine=${encodeURIComponent($("#ng-engine").value)}`;
+  const box = $("#ng-pregame-proposal");
   box.dataset.ask = ask;
   box.textContent = "working it out…";
   box.classList.add("thinking");
   try {
     const r = await api("GET", ask);
-    if (box.dataset.ask === ask) box.textContent = `${r.komi}`;
+    if (box.dataset.ask === ask) box.textContent = `${r.value}`;
   } catch (e) {
     if (box.dataset.ask === ask) box.textContent = `not known now: ${e.message}`;
   } finally {
@@ -108,7 +133,9 @@ function newGameBody(s) {
   const k = chosenKind(s);
   const opponent = opponentOf();
   const body = { game: k.name, size: parseInt($("#ng-size").value, 10), options: {}, opponent };
-  if ("pie" in k.options) body.options.pie = $("#ng-pie").checked;
+  for (const input of document.querySelectorAll("#ng-options [data-option]")) body.options[input.dataset.option] = input.checked;
+  const pg = k.pregame;
+  const named = (id) => parseWhole($(id).value, cap(pg.option));
   if (opponent === "computer") {
     body.engine = $("#ng-engine").value;
     body.color = $("#ng-color").value;
@@ -120,19 +147,19 @@ function newGameBody(s) {
       const [kind, seconds, increment] = clock.split(":");
       body.time_control = { kind, seconds: Number(seconds), increment: Number(increment || 0) };
     }
-    if ("komi" in k.options) {  // you name the komi, your friend picks a color
-      body.komi_negotiation = { namer: "human", komi: parseWhole($("#ng-komi-hs").value, "Komi") };
+    if (pg) {  // you name the value, your friend picks a color
+      body.pregame = { namer: "human", value: named("#ng-pregame-hs") };
     } else {
       body.color = $("#ng-color").value;
     }
-  } else if ("komi" in k.options) {
+  } else if (pg) {
     if (opponent === "computer") {
-      const namer = document.querySelector("input[name=komi-namer]:checked").value;
-      body.komi_negotiation = namer === "human"
-        ? { namer, komi: parseWhole($("#ng-komi").value, "Komi") }
-        : { namer, color: $("#ng-komi-color").value };
+      const namer = document.querySelector("input[name=pregame-namer]:checked").value;
+      body.pregame = namer === "human"
+        ? { namer, value: named("#ng-pregame-value") }
+        : { namer, color: $("#ng-pregame-color").value };
     } else {
-      body.options.komi = parseWhole($("#ng-komi-hs").value, "Komi");
+      body.options[pg.option] = named("#ng-pregame-hs");
     }
   }
   return body;

@@ -1,5 +1,5 @@
 /* What only a game by link shows: who you are, the links to send, your
- * name, the undo request and komi pick to answer, and the clock. */
+ * name, the undo request and a pre-game's color pick to answer, and the clock. */
 import { api } from "../api.js";
 import { $, cap, el, say } from "../dom.js";
 import { formatClock } from "../format.js";
@@ -27,7 +27,7 @@ export function renderOnline(s, live, ctl) {
   renderClock(s);
 }
 
-/* The undo request (and its answer), the komi pick and the rematch, with
+/* The undo request (and its answer), the pre-game's color pick and the rematch, with
  * the buttons that answer them. */
 function renderAsk(live, ctl) {
   const you = live.you;
@@ -57,12 +57,13 @@ function renderAsk(live, ctl) {
         el("button", { type: "button", "data-action": "undo-decline", text: "Decline", onclick: () => answerUndo(live, false, ctl) }));
     }
   }
-  if (live.komi_pending && you !== "spectator") {
-    if (you.seat === live.meta.creator_seat) ask.append(el("span", { text: `You named komi ${live.options.komi}; your friend picks a color.` }));
+  if (live.pregame_pending && you !== "spectator") {
+    const pg = live.meta.pregame;  // {option, value, ...}: what the creator named
+    if (you.seat === live.meta.creator_seat) ask.append(el("span", { text: `You named ${pg.option} ${pg.value}; your friend picks a color.` }));
     else {
-      ask.append(el("span", { text: `Your friend named komi ${live.options.komi}. Pick your color:` }));
+      ask.append(el("span", { text: `Your friend named ${pg.option} ${pg.value}. Pick your color:` }));
       for (const c of live.colors) ask.append(el("button", { type: "button", "data-action": `pick-${c}`, text: `Play ${c}`,
-        onclick: async () => { try { await ctl.setLive(await api("POST", `/api/games/${live.id}/komi`, { color: c })); } catch (e) { say(e.message); } } }));
+        onclick: async () => { try { await ctl.setLive(await api("POST", `/api/games/${live.id}/color`, { color: c })); } catch (e) { say(e.message); } } }));
     }
   }
 }

@@ -8,11 +8,6 @@ import { $, cap, el } from "../dom.js";
 import { gamePlugin } from "../games/index.js";
 import { renderOnline } from "./online.js";
 
-const SPECIAL = {
-  swap: "Swap colors (pie rule)", pass: "Pass", button: "Take the button (+½)",
-  done: "Done marking", accept: "Accept removals", reject: "Reject",
-};
-
 const fmt = (v) => String(v);
 
 export function render(s, ctl) {
@@ -112,7 +107,7 @@ function renderStatus(s, st, live) {
     const seat = live.seats[live.to_move_seat];
     let text = `${cap(live.to_move)} to move (${seat.label || seat.kind})`;
     if (live.online && live.your_turn) text += " — your turn";
-    if (live.online && live.komi_pending) text = "Waiting for the color pick (komi " + live.options.komi + ")";
+    if (live.online && live.pregame_pending) text = `Waiting for the color pick (${live.meta.pregame.option} ${live.meta.pregame.value})`;
     text += gamePlugin(live.game).statusText(st, live);
     status.textContent = text;
   }
@@ -141,8 +136,9 @@ function renderPanel(s, st, live, ctl) {
   const interactive = s.viewPly === null && live.your_turn && !live.over;
   if (interactive) {
     const ctx = ctl.context(true);
+    const words = live.words || {};  // the game's moves that are words, and their buttons
     for (const m of live.legal) {
-      if (SPECIAL[m]) actions.append(el("button", { type: "button", class: "move", "data-move": m, text: SPECIAL[m], onclick: () => ctx.canAct() && ctx.send(m) }));
+      if (words[m]) actions.append(el("button", { type: "button", class: "move", "data-move": m, text: words[m], onclick: () => ctx.canAct() && ctx.send(m) }));
     }
     actions.append(...gamePlugin(live.game).actions(st, live, ctx));
   }

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import boardlab
 
-from .. import analysing, online, wire, work
+from .. import analysis_worker, online, wire, work
 from ..hub import Hub, answered
 from ..schemas import ERRORS, ApiError
 from ..settings import Settings
@@ -91,17 +91,17 @@ def _desk(app: Any) -> Desk:
 
 
 def request_fields(body: PositionIn, settings: Settings, seconds: float = 0.0,
-                   top: int = 1) -> analysing.Request:
+                   top: int = 1) -> analysis_worker.Request:
     """``body`` as the workers take it, after the check that costs nothing
     (the moves' count); the replay is the work pool's (``work``)."""
     if len(body.moves) > settings.analysis_max_moves:
         raise ApiError(400, "too_many_moves", f"{len(body.moves)} moves: at most "
                        f"{settings.analysis_max_moves} may be analysed")
-    return analysing.Request(body.game, body.size, dict(body.options), body.start,
+    return analysis_worker.Request(body.game, body.size, dict(body.options), body.start,
                              tuple(body.moves), seconds, top)
 
 
-async def request_of(hub: Hub, client: str, body: AnalysisIn, kind: str) -> analysing.Request:
+async def request_of(hub: Hub, client: str, body: AnalysisIn, kind: str) -> analysis_worker.Request:
     """The worker's request for ``body``: the budget within its cap and the
     position checked (in the work pool: a replay grows with the moves)."""
     settings = hub.settings
@@ -128,7 +128,7 @@ class Desk:
             except TimeoutError:
                 pass
 
-    async def run(self, client: str, kind: str, req: analysing.Request,
+    async def run(self, client: str, kind: str, req: analysis_worker.Request,
                   send: Callable[[dict[str, Any]], Awaitable[None]] | None = None
                   ) -> dict[str, Any]:
         """Run ``req`` (``kind``: position or game) for ``client`` on the pool,
@@ -138,7 +138,7 @@ class Desk:
         if client in self.running:
             raise ApiError(429, "analysis_busy", "you already have an analysis running; "
                            "stop it (or wait for it) first")
-        fn = analysing.analyse_position if kind == "position" else analysing.analyse_whole_game
+        fn = analysis_worker.analyse_position if kind == "position" else analysis_worker.analyse_whole_game
         ended = self.running[client] = asyncio.Event()
         try:
             line = await self.hub.relay.open()
@@ -250,7 +250,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
         await send({"type": "error", "id": msg_id, "error": {
             "status": exc.status, "code": exc.code, "message": exc.message, **exc.extra}})
 
-    async def job(msg_id: Any, kind: str, req: analysing.Request) -> None:
+    async def job(msg_id: Any, kind: str, req: analysis_worker.Request) -> None:
         async def relay(m: dict[str, Any]) -> None:
             if m.get("kind") == "analysis":
                 await send({"type": "analysis", "id": msg_id, "analysis": m["analysis"]})

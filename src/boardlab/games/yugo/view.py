@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import grid
-from ..core.game import Game
-from .view import Piece, components, flood, names
+from ...core import grid
+from ...core.game import Game
+from ..view import Piece, components, flood, names
 
 BOARD = "points"
 PIECES = {"x": Piece("pawn", "black", "●"), "o": Piece("pawn", "white", "○"),

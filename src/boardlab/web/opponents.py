@@ -2,8 +2,9 @@
 
 An engine is asked for one move at a time in a worker process
 (:func:`compute_move`, a plain function of plain data), so a thinking engine
-never blocks the server's event loop — not even through the GIL. Yugo's
-pre-game choices (:func:`komi_for`, :func:`color_for`) run there too.
+never blocks the server's event loop — not even through the GIL. A game's
+pre-game choices (:func:`value_for`, :func:`color_for`: yugo's komi) run
+there too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 import boardlab
 from boardlab import ai
+from boardlab.core.pregame import PreGame
 
 
 def list_engines() -> list[dict[str, Any]]:
@@ -100,40 +102,35 @@ def compute_move(game_name: str, size: int, options: dict, start: str | None,
     return choose(engine, seed, game)
 
 
-# ---------------------------------------------------------------- yugo's komi
-@contained
-def komi_for(engine: str, size: int) -> int:
-    """The komi the computer names: the agent's ``choose_komi`` hook if it has
-    one (MCTS engines: a search of the start position), else :func:`fair_komi`.
+# ---------------------------------------------------------------- the pre-game
+def _start(game_name: str, size: int) -> tuple[boardlab.Game, PreGame]:
+    start = boardlab.new_game(game_name, size)
+    pg = start.pregame
+    if pg is None:
+        raise boardlab.OptionError(f"{game_name} has no pre-game")
+    return start, pg
 
-    A weak level's search of the start is mostly noise (level 1 named 13 on
-    7x7 and -6 on 5x5), so a search's answer is kept within
-    ``0 .. 2 * fair_komi(size)``: komi compensates the first player, and no
-    player would name more than twice the rule of thumb."""
-    hook = getattr(ai.make_agent(engine, 0), "choose_komi", None)
+
+@contained
+def value_for(engine: str, game_name: str, size: int) -> int:
+    """The value of the game's pre-game option the computer names (yugo: its
+    komi): the agent's ``name_value`` hook if it has one (the search engines:
+    a search of the start position), kept within what a player would name
+    (``PreGame.reasonable``: a weak level's search of the start is mostly
+    noise), else the game's rule of thumb (``PreGame.fair``)."""
+    start, pg = _start(game_name, size)
+    hook = getattr(ai.make_agent(engine, 0), "name_value", None)
     if not callable(hook):
-        return fair_komi(size)
-    from boardlab.ai.decisions import komi_game
-    return max(0, min(2 * fair_komi(size), int(hook(komi_game(), size))))
+        return pg.fair(size)
+    return pg.keep_reasonable(int(hook(start)), size)
 
 
 @contained
-def color_for(engine: str, komi: int, size: int) -> str:
-    """The color the computer picks after the human names komi: the agent's
-    ``choose_color`` hook if it has one, else :func:`pick_color`."""
+def color_for(engine: str, game_name: str, size: int, value: int) -> str:
+    """The color the computer picks after the human named ``value``: the
+    agent's ``choose_color`` hook if it has one, else the game's rule of
+    thumb (``PreGame.pick``)."""
+    start, pg = _start(game_name, size)
+    start = type(start)(size, **{**start.options, pg.option: value})
     hook = getattr(ai.make_agent(engine, 0), "choose_color", None)
-    return hook(komi, size) if callable(hook) else pick_color(komi, size)
-
-
-def fair_komi(size: int) -> int:
-    """The komi the computer names when it is asked to (yugo).
-
-    A plain rule of thumb, written down so it can be argued with: Go's area
-    komi scaled to the board, at most 7 (``min(7, size*size // 12)``)."""
-    return min(7, size * size // 12)
-
-
-def pick_color(komi: int, size: int) -> str:
-    """The color the computer picks after the other side names komi (yugo):
-    white when the komi is at least what it considers fair, else black."""
-    return "white" if komi >= fair_komi(size) else "black"
+    return hook(start) if callable(hook) else pg.pick(start.colors, value, size)

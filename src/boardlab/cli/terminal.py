@@ -139,32 +139,42 @@ class Session:
         return (len(starts) + 1, False) if new_turn else (len(starts), True)
 
     # ------------------------------------------------------------ the pre-game
-    def choose_komi(self) -> bool:
-        """A game with komi, without --komi (yugo): the first player names
-        komi, the second picks a color (docs/rules.md).
+    def pregame(self) -> bool:
+        """A game with a pre-game whose option was not given (yugo without
+        --komi): the first player names the value, the second picks a color
+        (:mod:`boardlab.core.pregame`, docs/rules.md). An engine answers
+        through its ``name_value`` / ``choose_color`` hooks; one without them
+        names the option's default and keeps its color.
 
         Returns False if the input ended."""
+        pg = self.game.pregame
+        assert pg is not None
         first, second = self.people
         one, two = self.game.colors
+        option = pg.option
+        start = self.game
         if first.is_human:
+            default = start.options[option]
             while True:
-                line = self.ask(f"{one} (human), name the komi (points added to {two}'s "
-                                "score) [0]: ")
+                line = self.ask(f"{one} (human), name the {option} ({pg.about}) [{default}]: ")
                 if line is None:
                     return False
                 line = line.strip()
                 try:
-                    komi = int(line) if line else 0
+                    value = int(line) if line else default
                     break
                 except ValueError:
-                    self.say(f"komi must be a whole number, not {line!r}")
+                    self.say(f"{option} must be a whole number, not {line!r}")
         else:
-            hook = getattr(first.agent, "choose_komi", None)
-            komi = int(hook(self.name, self.game.size)) if hook else 0
-            self.say(f"{one} ({first.spec}) names komi {komi}")
+            hook = getattr(first.agent, "name_value", None)
+            value = int(hook(start)) if hook else start.options[option]
+            self.say(f"{one} ({first.spec}) names {option} {value}")
+        self.options[option] = value
+        self.game = new_game(self.name, self.size, **self.options)
         if second.is_human:
             while True:
-                line = self.ask(f"{two} (human), komi is {komi}: play {one} or {two}? [{two}]: ")
+                line = self.ask(f"{two} (human), {option} is {value}: play {one} or {two}? "
+                                f"[{two}]: ")
                 if line is None:
                     return False
                 pick = line.strip().lower() or two
@@ -174,24 +184,18 @@ class Session:
                 self.say(f"answer {one} or {two}")
         else:
             hook = getattr(second.agent, "choose_color", None)
-            pick = hook(komi, self.game.size) if hook else two
+            pick = hook(self.game.copy()) if hook else two
             self.say(f"{two} ({second.spec}) {'keeps ' + two if pick == two else 'takes ' + one}")
         if pick == one:
             self.people.reverse()
             self.say("the players exchange seats: "
                      f"{one} is now {self.people[0].spec}, {two} {self.people[1].spec}")
-        self.options["komi"] = komi
-        self.game = new_game(self.name, self.size, **self.options)
         return True
 
     # ------------------------------------------------------------ display
     def header(self) -> str:
         g = self.game
-        opts = []
-        if "pie" in g.options:
-            opts.append("pie rule" if g.options["pie"] else "no pie rule")
-        if "komi" in g.options:
-            opts.append(f"komi {g.options['komi']}")
+        opts = [g.option_text(k, v) for k, v in g.options.items()]
         who = "  ".join(f"{c}: {self.holder(c).spec}" for c in g.colors)
         return " · ".join([f"{g.name} {g.size}x{g.size}", *opts, who])
 
@@ -214,11 +218,12 @@ class Session:
         game_status = plugin.hook(g, "status")
         if game_status:
             lines += game_status(g, fields, legal)
-        if "swap" in legal:
-            lines.append(f"{mover} may play swap (pie rule): take over the other color's "
-                         "position")
-        if legal == ["pass"]:
-            lines.append(f"{mover} has no other move: pass")
+        swap = g.swap_action
+        if swap is not None and g.is_legal_action(swap):
+            lines.append(f"{mover} may play {g.action_to_string(swap)} (pie rule): take over "
+                         "the other color's position")
+        if len(legal) == 1 and legal[0] in g.move_words:
+            lines.append(f"{mover} has no other move: {legal[0]}")
         return lines
 
     def show(self) -> None:
@@ -265,8 +270,8 @@ class Session:
         self.say(f"{number}. {mover} ({player.spec}): {' '.join(played)}")
 
     def run(self) -> int:
-        negotiates = "komi" in type(self.game).option_defaults  # the rules: named before play
-        if negotiates and "komi" not in self.options and not self.choose_komi():
+        pg = self.game.pregame  # the rules: settled before play, unless given
+        if pg is not None and pg.option not in self.options and not self.pregame():
             return 0
         self.say("type a move, or help for the commands")
         announced = False

@@ -62,10 +62,10 @@ from bisect import bisect_right
 from functools import cache
 from itertools import compress
 
-from ..core import grid
-from ..core.game import Game, parse_flag
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid
+from ...core.game import Game, parse_flag
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 _TOKENS = {BLACK: "X", WHITE: "O"}
@@ -213,6 +213,7 @@ class Vimbre(Game):
     name = "vimbre"
     colors = ("black", "white")
     default_size = 11
+    move_words = {"pass": "Pass"}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

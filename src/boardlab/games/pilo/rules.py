@@ -75,10 +75,10 @@ from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..core import grid, pie
-from ..core.game import Game, parse_choice
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game, parse_choice
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 BLUE, ORANGE = 0, 1
 BLOCK = 1 << 30  # a cell value no stack height reaches
@@ -211,7 +211,11 @@ class Pilo(Game):
     colors = ("blue", "orange")
     default_size = 8
     cell_width = 3  # stack heights need a third column in str(game)
-    option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    option_defaults: ClassVar[dict[str, Any]] = {pie.OPTION: True}
+    option_labels: ClassVar[dict[str, str]] = {pie.OPTION: pie.LABEL}
+    option_help: ClassVar[dict[str, str]] = {pie.OPTION: pie.HELP}
+    setup_defaults: ClassVar[dict[str, Any]] = pie.SETUP_DEFAULTS
+    move_words: ClassVar[dict[str, str]] = {"pass": "Pass", pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

@@ -16,9 +16,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import symmetry
-from . import _planes
-from .yugo import ANSWER, MARK, OVER, Yugo
+from ...core import symmetry
+from .. import _planes
+from .rules import ANSWER, MARK, OVER, Yugo
 
 PLANES = (
     ("our_pawns", "1 where the observing color has a pawn"),

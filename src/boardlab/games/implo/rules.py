@@ -66,10 +66,10 @@ from bisect import bisect_left, insort
 from functools import cache
 from typing import Any, ClassVar
 
-from ..core import grid, pie
-from ..core.game import Game
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK_STONE, WHITE_STONE, BLACK_MARKER, WHITE_MARKER = 0, 1, 2, 3, 4
 _TOKENS = {BLACK_STONE: "X", WHITE_STONE: "O", BLACK_MARKER: "x", WHITE_MARKER: "o"}
@@ -83,7 +83,11 @@ class Implo(Game):
     name = "implo"
     colors = ("black", "white")
     default_size = 9
-    option_defaults: ClassVar[dict[str, Any]] = {"pie": True}
+    option_defaults: ClassVar[dict[str, Any]] = {pie.OPTION: True}
+    option_labels: ClassVar[dict[str, str]] = {pie.OPTION: pie.LABEL}
+    option_help: ClassVar[dict[str, str]] = {pie.OPTION: pie.HELP}
+    setup_defaults: ClassVar[dict[str, Any]] = pie.SETUP_DEFAULTS
+    move_words: ClassVar[dict[str, str]] = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

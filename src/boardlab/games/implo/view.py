@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import grid
-from ..core.game import Game
-from .view import Piece, biggest, cancel_pairs, components, flood, names, sizes_text
+from ...core import grid
+from ...core.game import Game
+from ..view import Piece, biggest, cancel_pairs, components, flood, names, sizes_text
 
 BOARD = "points"
 PIECES = {"X": Piece("stone", "black", "●"), "O": Piece("stone", "white", "○"),

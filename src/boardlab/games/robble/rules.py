@@ -14,10 +14,10 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from functools import cache
 
-from ..core import grid, pie
-from ..core.game import Game
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid, pie
+from ...core.game import Game
+from ...core.outcome import Outcome, Termination
+from ...errors import PositionError
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 _CLOSED = pie.CLOSED
@@ -29,7 +29,11 @@ class Robble(Game):
     name = "robble"
     colors = ("black", "white")
     default_size = 7
-    option_defaults = {"pie": True}
+    option_defaults = {pie.OPTION: True}
+    option_labels = {pie.OPTION: pie.LABEL}
+    option_help = {pie.OPTION: pie.HELP}
+    setup_defaults = pie.SETUP_DEFAULTS
+    move_words = {pie.SWAP: pie.SWAP_LABEL}
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

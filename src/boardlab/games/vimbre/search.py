@@ -25,8 +25,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..fast._vimbre import _HEADER
-from ..fast.kernels import SIG_EVALUATE, SIG_PRIOR
+from ...fast._vimbre import _HEADER
+from ...fast.kernels import SIG_EVALUATE, SIG_PRIOR
 
 # ---------------------------------------------------------------- compiled advice
 # (the one search's contract: boardlab.fast.advice). Point values come from

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..fast._robble import (
+from ...fast._robble import (
     _CLOSED,
     _ENDED,
     _HDR,
@@ -33,8 +33,8 @@ from ..fast._robble import (
     _PLAYING,
     _place,
 )
-from ..fast._rng import rand_below
-from ..fast.kernels import SIG_PLAYOUT
+from ...fast._rng import rand_below
+from ...fast.kernels import SIG_PLAYOUT
 
 
 @njit(cache=True)

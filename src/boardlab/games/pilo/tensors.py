@@ -13,9 +13,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import pie, symmetry
-from . import _planes
-from .pilo import BLOCK, Pilo
+from ...core import pie, symmetry
+from .. import _planes
+from .rules import BLOCK, Pilo
 
 PLANES = (
     ("ours", "1 where the observing color has a stack"),

@@ -43,7 +43,7 @@ class Request:
     def build(self) -> tuple[boardlab.Game, list[int]]:
         """The start position and the moves' actions. Raises the library's
         errors (OptionError, PositionError, IllegalMoveError); the caller
-        (``routes.analysis``) turns them into the API's answers."""
+        (``routes.analysis_api``) turns them into the API's answers."""
         if self.start is not None:
             game = boardlab.from_position(self.start)
         else:

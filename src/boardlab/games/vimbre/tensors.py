@@ -14,9 +14,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import symmetry
-from . import _planes
-from .vimbre import BLACK, WHITE, Vimbre
+from ...core import symmetry
+from .. import _planes
+from .rules import BLACK, WHITE, Vimbre
 
 PLANES = (
     ("ours", "1 where the observing color has a stone"),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import grid
-from ..core.game import Game
-from .robble import _push_table
-from .view import Piece, biggest, cancel_pairs, components, names, sizes_text
+from ...core import grid
+from ...core.game import Game
+from ..view import Piece, biggest, cancel_pairs, components, names, sizes_text
+from .rules import _push_table
 
 BOARD = "squares"
 PIECES = {"X": Piece("stone", "black", "●"), "O": Piece("stone", "white", "○")}

@@ -24,25 +24,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.game import Game
-from ..fast._rng import rand_below
-from ..fast._yugo import A_COL as _A_COL
-from ..fast._yugo import A_EMPL as _A_EMPL
-from ..fast._yugo import BORDER as _BORDER
-from ..fast._yugo import H_BUTTON as _H_BUTTON
-from ..fast._yugo import H_NEMPTY as _H_NEMPTY
-from ..fast._yugo import H_NP as _H_NP
-from ..fast._yugo import H_PHASE as _H_PHASE
-from ..fast._yugo import H_PLAYER as _H_PLAYER
-from ..fast._yugo import H_SIZE as _H_SIZE
-from ..fast._yugo import H_W as _H_W
-from ..fast._yugo import HEADER as _HEADER
-from ..fast._yugo import MARK as _MARK
-from ..fast._yugo import OVER as _OVER
-from ..fast._yugo import PLAY as _PLAY
-from ..fast._yugo import _kind, _to_p
-from ..fast._yugo import apply as kernel_apply
-from ..fast.kernels import SIG_PLAYOUT
+from ...core.game import Game
+from ...fast._rng import rand_below
+from ...fast._yugo import A_COL as _A_COL
+from ...fast._yugo import A_EMPL as _A_EMPL
+from ...fast._yugo import BORDER as _BORDER
+from ...fast._yugo import H_BUTTON as _H_BUTTON
+from ...fast._yugo import H_NEMPTY as _H_NEMPTY
+from ...fast._yugo import H_NP as _H_NP
+from ...fast._yugo import H_PHASE as _H_PHASE
+from ...fast._yugo import H_PLAYER as _H_PLAYER
+from ...fast._yugo import H_SIZE as _H_SIZE
+from ...fast._yugo import H_W as _H_W
+from ...fast._yugo import HEADER as _HEADER
+from ...fast._yugo import MARK as _MARK
+from ...fast._yugo import OVER as _OVER
+from ...fast._yugo import PLAY as _PLAY
+from ...fast._yugo import _kind, _to_p
+from ...fast._yugo import apply as kernel_apply
+from ...fast.kernels import SIG_PLAYOUT
 
 PLAY_TOKENS = {"x": 1, "X": 1, "o": 2, "O": 2}
 #: uniform playouts behind a marking plan
@@ -114,7 +114,7 @@ def resumed(game: Game) -> Game:
 def dead_groups(game: Game, seed: int = 0, playouts: int = MARK_PLAYOUTS) -> list[int]:
     """The groups (by smallest point) that playouts from the resumed position
     say are dead: their points score for the other color on average."""
-    from ..fast.ownership import ownership
+    from ...fast.ownership import ownership
 
     start_groups = groups(game)
     if not start_groups:

@@ -14,9 +14,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import pie, symmetry
-from . import _planes
-from .implo import BLACK_MARKER, BLACK_STONE, WHITE_MARKER, WHITE_STONE, Implo
+from ...core import pie, symmetry
+from .. import _planes
+from .rules import BLACK_MARKER, BLACK_STONE, WHITE_MARKER, WHITE_STONE, Implo
 
 PLANES = (
     ("ours", "1 where the observing color has a stone"),

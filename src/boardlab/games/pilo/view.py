@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import grid
-from ..core.game import Game
-from .view import Piece, biggest, cancel_pairs, components, names
+from ...core import grid
+from ...core.game import Game
+from ..view import Piece, biggest, cancel_pairs, components, names
 
 BOARD = "squares"
 PIECES = {"b": Piece("stack", "blue", "●"), "o": Piece("stack", "orange", "○"),

@@ -82,16 +82,38 @@ import re
 from bisect import bisect_right
 from functools import cache
 
-from ..core import grid
-from ..core.game import Game, parse_choice, parse_flag
-from ..core.outcome import Outcome, Termination
-from ..errors import PositionError
+from ...core import grid
+from ...core.game import Game, parse_choice, parse_flag
+from ...core.outcome import Outcome, Termination
+from ...core.pregame import PreGame
+from ...errors import PositionError
 
 PLAY, MARK, ANSWER, OVER = 0, 1, 2, 3
 _PHASES = ("play", "mark", "answer")          # the position field's values
 _PHASE_FIELD = ("play", "mark", "answer", "play")  # a finished game writes phase=play
 _TOKENS = ("x", "o", "X", "O")  # index: color + 2 * is_king
 _POINTISH = re.compile(r"(k?)([a-z][0-9]+)")
+
+
+def fair_komi(size: int) -> int:
+    """The komi a player names without searching: a plain rule of thumb,
+    written down so it can be argued with: Go's area komi scaled to the
+    board, at most 7 (``min(7, size*size // 12)``)."""
+    return min(7, size * size // 12)
+
+
+def reasonable_komi(size: int) -> tuple[int, int]:
+    """The komi a player would name: ``0 .. 2 * fair_komi(size)``. Komi
+    compensates the first player, and no player would name more than twice
+    the rule of thumb (a weak search of the start is mostly noise: level 1
+    named 13 on 7x7 and -6 on 5x5)."""
+    return 0, 2 * fair_komi(size)
+
+
+def searched_komi(size: int) -> tuple[int, int]:
+    """Where a search for the even komi looks: ``-n/4 .. n/2`` for ``n`` points."""
+    n = size * size
+    return -(n // 4), n // 2
 
 
 class Yugo(Game):
@@ -102,9 +124,17 @@ class Yugo(Game):
     #: a komi beyond the board's 361 points decides nothing more; the bound
     #: keeps scoring's arithmetic (and every text that shows it) finite
     option_ranges = {"komi": (-1000, 1000)}
+    option_help = {"komi": "points added to white's score"}
     option_notes = {"komi": "a whole number: scores are whole but for the button's half point, "
                             "which is what makes a tie impossible; a half-point komi would "
                             "allow ties (docs/rules.md, Yugo)"}
+    move_words = {"button": "Take the button (+½)", "pass": "Pass", "done": "Done marking",
+                  "accept": "Accept removals", "reject": "Reject"}
+    point_words = ("mark",)
+    #: before the first move black names the komi and white picks a color
+    #: (docs/rules.md, Yugo)
+    pregame = PreGame("komi", 1, option_help["komi"], rule_of_thumb=fair_komi,
+                      reasonable=reasonable_komi, searched=searched_komi)
 
     @classmethod
     def num_distinct_actions_for(cls, size: int) -> int:

@@ -11,9 +11,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import pie, symmetry
-from . import _planes
-from .robble import BLACK, WHITE, Robble
+from ...core import pie, symmetry
+from .. import _planes
+from .rules import BLACK, WHITE, Robble
 
 PLANES = (
     ("ours", "1 where the observing color has a stone"),

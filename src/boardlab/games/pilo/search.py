@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..fast._pilo import (
+from ...fast._pilo import (
     _NCAP,
     _NEMPTY,
     _PASSES,
@@ -29,8 +29,8 @@ from ..fast._pilo import (
     _empty,
     _place,
 )
-from ..fast._rng import rand_below
-from ..fast.kernels import SIG_PLAYOUT
+from ...fast._rng import rand_below
+from ...fast.kernels import SIG_PLAYOUT
 
 
 @njit(SIG_PLAYOUT, cache=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.game import Game
-from .view import Piece, components, names
+from ...core.game import Game
+from ..view import Piece, components, names
 
 BOARD = "points"
 PIECES = {"X": Piece("stone", "black", "●"), "O": Piece("stone", "white", "○")}
