@@ -13,7 +13,7 @@ PORT   ?= 8000
 DB     ?= data/boardlab.sqlite3
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup warm run demo test bench fast-check strength repro-fixtures hardening ladder balance balance-doc lint clean chromium browser-or-skip
+.PHONY: setup warm run demo test bench fast-check strength search-docs repro-fixtures hardening ladder balance balance-doc lint clean chromium browser-or-skip
 
 setup: $(STAMP)
 
@@ -93,6 +93,13 @@ repro-fixtures: $(STAMP)
 # bench/ladder/, writes its table into docs/ai.md (about two hours on 2 cores).
 ladder: $(STAMP)
 	$(PY) bench/ladder.py --docs docs/ai.md $(LADDER_ARGS)
+
+# docs/ai.md's measured tables that take minutes, not hours: the one search's
+# speed beside uct's (per CPU second) and the table of enhancements tried
+# (recounted from the screening records in bench/tries/).
+search-docs: $(STAMP)
+	$(PY) bench/search_speed.py --seconds 1 --rounds 3 --docs docs/ai.md
+	$(PY) bench/tries.py --docs docs/ai.md
 
 # The balance studies of docs/balance.md (about an hour on 2 shared cores;
 # ONLY=NAME runs one, e.g. ONLY=robble7), into results/balance/ (not committed);

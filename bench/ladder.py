@@ -28,6 +28,8 @@ import re
 import statistics
 import sys
 
+from _docs import splice
+
 import boardlab
 from boardlab import records
 from boardlab.ai.comments import move_seconds
@@ -37,7 +39,6 @@ from boardlab.ai.stats import elo_estimate, format_elo
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "bench", "ladder")
 LEVELS = range(1, 6)
-BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
 
 def matches(game: str) -> list[tuple[str, str]]:
@@ -100,15 +101,6 @@ def report(folder: str, games: list[str]) -> str:
             "above):\n\n" + "\n".join(t_head + times) + "\n")
 
 
-def splice(path: str, table: str) -> None:
-    text = open(path, encoding="utf-8").read()
-    i, j = text.find(BEGIN), text.find(END)
-    if i < 0 or j < i:
-        raise SystemExit(f"{path}: needs {BEGIN} then {END}")
-    new = text[:i + len(BEGIN)] + "\n" + table + text[j:]
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(new)
-
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -134,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     table = report(args.dir, [g for g in boardlab.GAMES if g in games])
     print(table)
     if args.docs:
-        splice(args.docs, table)
+        splice(args.docs, "ladder", table)
     return 0
 
 

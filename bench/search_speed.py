@@ -18,6 +18,9 @@ import argparse
 import random
 import statistics
 import time
+from functools import partial
+
+from _docs import splice
 
 import boardlab
 from boardlab.ai import uct as uct_mod
@@ -60,26 +63,40 @@ def search_rate(game: boardlab.Game, seconds: float, settings: Settings) -> floa
     return done / (time.thread_time() - t0)
 
 
+def rates(name: str, seconds: float, rounds: int) -> tuple[float, float, float]:
+    """Median simulations per CPU second of uct and of the uniform one search
+    (alternating which goes first), and the rate with the game's knowledge."""
+    game = position(name, 7)
+    runs = {"uct": partial(uct_rate, game), "search": partial(search_rate, game, settings=Settings())}
+    for fn in runs.values():
+        fn(0.05)  # load the compiled code first
+    got: dict[str, list[float]] = {"uct": [], "search": []}
+    for r in range(rounds):
+        order = list(runs) if r % 2 == 0 else list(runs)[::-1]
+        for tag in order:
+            got[tag].append(runs[tag](seconds))
+    known = search_rate(game, seconds, Settings(**advice(name).settings))
+    return statistics.median(got["uct"]), statistics.median(got["search"]), known
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("games", nargs="*", default=list(boardlab.GAMES))
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--docs", help="also splice the table into this Markdown file "
+                                   "(between <!-- speed:begin --> and <!-- speed:end -->)")
     args = ap.parse_args()
-    print(f"{'game':8} {'uct/s':>9} {'search/s':>9} {'ratio':>6} {'knowledge/s':>12}")
+    rows = ["| game | `uct` simulations / CPU s | one search, uniform | ratio | one search with the game's knowledge |",
+            "|---|---|---|---|---|"]
     for name in args.games:
-        game = position(name, 7)
-        for fn in (lambda: uct_rate(game, 0.05), lambda: search_rate(game, 0.05, Settings())):
-            fn()  # load the compiled code first
-        u, s = [], []
-        for r in range(args.rounds):
-            pair = [("u", lambda: uct_rate(game, args.seconds)),
-                    ("s", lambda: search_rate(game, args.seconds, Settings()))]
-            for tag, fn in (pair if r % 2 == 0 else pair[::-1]):
-                (u if tag == "u" else s).append(fn())
-        k = search_rate(game, args.seconds, Settings(**advice(name).settings))
-        mu, ms = statistics.median(u), statistics.median(s)
-        print(f"{name:8} {mu:9.0f} {ms:9.0f} {ms / mu:6.2f} {k:12.0f}", flush=True)
+        mu, ms, known = rates(name, args.seconds, args.rounds)
+        rows.append(f"| {name} | {mu:,.0f} | {ms:,.0f} | {ms / mu:.2f} | {known:,.0f} |")
+        print(rows[-1], flush=True)
+    if args.docs:
+        cmd = (f"`python bench/search_speed.py --seconds {args.seconds:g} --rounds {args.rounds}` "
+               "(medians; default sizes; the project's shared 2-core machine):")
+        splice(args.docs, "speed", cmd + "\n\n" + "\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ import argparse
 import os
 import sys
 
+from _docs import splice
+
 import boardlab
 from boardlab import records
 from boardlab.ai.engines import explicit_spec
@@ -168,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                 "\n".join(f"- {g}: `{engines_of(g, args.a, args.b, budgets[0])[0]}`"
                           for g in games) +
                 "\n\n![mcts score against uct per game](strength.png)\n")
+    splice(os.path.join(args.docs, "ai.md"), "strength",
+           table + "\n![mcts score against uct per game](strength.png)\n")
     print(table)
     return 0
 

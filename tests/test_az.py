@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import OptionError, tensors
+from boardlab import OptionError
 from boardlab.ai import make_agent
 from boardlab.ai.az import AZAgent
 from boardlab.ai.limit import Limit
@@ -29,6 +29,7 @@ from boardlab.az.replay import ReplayBuffer
 from boardlab.az.selfplay import SelfPlayTask, self_play, symmetry_bits
 from boardlab.az.weights import Weights, for_game, load, save, shipped
 from boardlab.fast.search import Search, kernel_state
+from boardlab.research import tensors
 
 
 def _spec(size: int = 4, channels: int = 8, blocks: int = 1) -> Spec:

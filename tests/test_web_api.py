@@ -819,8 +819,8 @@ def test_a_worker_killed_past_its_retries_tells_the_player(tmp_path):
 
 
 def test_a_hung_engine_costs_only_its_own_game(tmp_path):
-    """An engine call past the engine timeout (level 5 on vimbre 11x11, ~20 s a
-    move, against 3 s) ends as an engine error the player sees, and only its
+    """An engine call past the engine timeout (level 5 on vimbre 19x19, ~11 s
+    of CPU a move, against 3 s) ends as an engine error the player sees, and only its
     worker is stopped: another game thinking at the same time gets its move,
     and the pool (the same one) goes on serving."""
     app = create_app(tmp_path / "g.sqlite3", engine_workers=2, engine_timeout=60)
@@ -828,7 +828,7 @@ def test_a_hung_engine_costs_only_its_own_game(tmp_path):
         before = _warm_pool(app, c, 2)
         pool = app.state.hub.pool
         app.state.hub.engine_timeout = 3
-        hung = new(c, game="vimbre", engine="level5", color="white")
+        hung = new(c, game="vimbre", size=19, engine="level5", color="white")
         other = new(c, game="robble", size=5, engine="level3", color="white",
                     options={"pie": False})
         other = _wait_computer(c, other, timeout=60)

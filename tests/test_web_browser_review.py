@@ -235,8 +235,12 @@ def test_vimbre_confirms_only_a_legal_turn_and_clears_a_refused_one(pages, serve
     bad = next(p for p in (f"{c}{r}" for c in "abcde" for r in range(1, 6))
                if p != alone and game.cells()[(int(p[1]) - 1) * 5 + "abcde".index(p[0])] is None
                and ",".join(sorted([alone, p], key=lambda q: (int(q[1:]), q[0]))) not in legal)
+    asked = page.inner_text("#message")         # "... needs a second stone — click one."
     page.click(f'#board [data-point="{bad}"]')
-    page.wait_for_function("() => document.querySelector('#message').textContent !== ''")
+    # the refusal replaces that prompt (waiting for any text would race it)
+    page.wait_for_function("(asked) => document.querySelector('#message').textContent !== asked",
+                           arg=asked)
+    assert "second stone" not in page.inner_text("#message")
     assert page.evaluate("window.boardlab.selection()") is None      # nothing stays half-chosen
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-
 from ..core.game import Game
 from ..errors import GameOverError
 from ..fast import _loops, _uct

@@ -2,7 +2,7 @@
 
 A small residual convolutional network in the AlphaZero mould, sized for a
 CPU (a few blocks of 32-64 channels). Its input is a game's observation
-planes (:mod:`boardlab.tensors`; for kernel states ``boardlab.fast._<game>_planes``),
+planes (:mod:`boardlab.research.tensors`; for kernel states ``boardlab.fast._observe``),
 seen by the color to move, plus one plane of ones so that the zero padding of
 the convolutions shows where the board ends. It answers:
 

@@ -5,15 +5,15 @@ a training batch is drawn uniformly from it and each sample is seen under
 one of the symmetries it allows (``syms`` bit k: symmetry k of
 :mod:`boardlab.core.symmetry`), chosen at random: the planes move with
 their points (``symmetry.point_map``) and the policy and legal moves with
-the game's static action map (``<game>_tensors.action_map``).
+the game's static action map (``boardlab.games.<game>.tensors.action_map``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import tensors
 from ..core import symmetry
+from ..research import tensors
 from .net import Spec
 from .selfplay import Samples
 

@@ -26,9 +26,9 @@ import numpy as np
 
 import boardlab
 
-from .. import _adapters, tensors
 from ..core.game import Game
 from ..fast.search import Search
+from ..research import _adapters, tensors
 from .evaluator import NetEvaluator
 from .gumbel import SETTINGS, GumbelMove, tick
 from .net import Spec

@@ -40,8 +40,8 @@ import numpy as np
 
 import boardlab
 
-from .. import tensors
 from ..errors import OptionError
+from ..research import tensors
 from .net import Spec, count, init_params
 from .replay import ReplayBuffer
 from .selfplay import Samples, SelfPlayTask, self_play

@@ -20,9 +20,9 @@ import boardlab
 def warm_game(name: str) -> None:
     """Run every compiled path of one game once: kernel steps and playouts,
     the one search in each evaluator mode it has, the plain UCT yardstick."""
+    from ..ai.limit import Limit
     from ..ai.search import analysis_settings
     from ..ai.uct import UCTAgent
-    from ..ai.limit import Limit
     from .advice import advice
     from .search import Search, Settings
 

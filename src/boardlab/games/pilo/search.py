@@ -14,18 +14,18 @@ import numpy as np
 from numba import njit
 
 from ...fast._pilo import (
+    _ACTION_MASK,
     _NCAP,
     _NEMPTY,
     _PASSES,
     _PIE,
     _PLAYER,
     OPEN,
-    _ACTION_MASK,
     _advance_pie,
     _board_play_done,
     _capcnt,
-    _capture,
     _caps,
+    _capture,
     _empty,
     _place,
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...fast._rng import rand_below
 from ...fast._robble import (
     _CLOSED,
     _ENDED,
@@ -33,7 +34,6 @@ from ...fast._robble import (
     _PLAYING,
     _place,
 )
-from ...fast._rng import rand_below
 from ...fast.kernels import SIG_PLAYOUT
 
 

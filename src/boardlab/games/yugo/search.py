@@ -152,10 +152,11 @@ def special(game: Game, memo: dict) -> int | None:
 
 # ---------------------------------------------------------------- compiled advice
 # The informed playout (``POLICY_PLAYOUT``, the one search's ``policy``
-# evaluator), as Go programs' playouts: uniform over the legal placements
-# except a point every neighbour of which is the mover's own piece (its own
-# eye: filling it only takes a liberty from its own group), and passing when
-# nothing else is left; at the end it proposes no removal and accepts, so a
+# evaluator), as Go programs' playouts: random legal placements, never a
+# point every neighbour of which is the mover's own piece (its own eye:
+# filling it only takes a liberty from its own group), a capture (a king)
+# taken when one of the few points drawn offers it, and a pass when nothing
+# else is left; at the end it proposes no removal and accepts, so a
 # playout is scored on the board as it stands, which eye-keeping playouts
 # leave settled (dead groups were captured on the way).
 
@@ -167,16 +168,25 @@ def _own_eye(state, x, mine, col, w):
 
 @njit(cache=True)
 def _pick(state, rng, mine, col, empl, w):
-    """A uniform legal placement that does not fill the mover's own eye, or
-    (-1, 0) when there is none: rejection first, then a scan."""
+    """A legal placement that does not fill the mover's own eye, or (-1, 0)
+    when there is none: up to eight uniform draws, taking a capture (a king)
+    as soon as one is drawn, else the first legal one drawn; a scan when the
+    draws found nothing."""
     e = state[_H_NEMPTY]
+    found = -1
+    found_kind = 0
     for _ in range(8):
         if e == 0:
             break
         x = state[empl + np.int64(rand_below(rng, e))]
         kind = _kind(state, x, mine)
-        if kind and not _own_eye(state, x, mine, col, w):
+        if kind == 2:
             return x, kind
+        if kind and found < 0 and not _own_eye(state, x, mine, col, w):
+            found = x
+            found_kind = kind
+    if found >= 0:
+        return found, found_kind
     off = np.int64(rand_below(rng, e)) if e else 0
     for i in range(e):
         x = state[empl + (i + off) % e]
