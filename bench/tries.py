@@ -1,0 +1,120 @@
+"""The table of search enhancements tried, from the screening matches' records.
+
+Each try was a short match (``boardlab match ... --clock cpu``, 12-32 games,
+0.1 s a move, equal CPU time) of one search setting against the yardstick
+``uct``, played while the one search was being built (issue 33). The records
+are kept in ``bench/tries/`` (gzip) and this script recounts them: who won
+each game (the ``Result`` tag's color against that color's tag), the
+score with its 95% Wilson interval, and what the setting is, from ``TRIES``
+below. Small samples find only large effects; the point of the table is
+which ideas were tried and how far each was from the 75% bar.
+
+    python bench/tries.py                  # the table on stdout
+    python bench/tries.py --docs docs/ai.md  # spliced between <!-- tries:begin/end -->
+
+A screening match is reproduced by the command in its row (on the commit that
+added its records, ``git log bench/tries``; the defaults moved since, which is
+why each A spells its settings out from ``knowledge=no``, the plain search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from _docs import splice
+
+from boardlab import records
+from boardlab.ai.stats import wilson_interval
+from boardlab.records.model import player_tag
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FOLDER = os.path.join(ROOT, "bench", "tries")
+
+#: record file (in bench/tries) -> what A's setting is. The order is the table's.
+TRIES: tuple[tuple[str, str], ...] = (
+    ("robble-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
+    ("robble-plain-vs-uct.rec.gz", "the one search, uniform (the same algorithm)"),
+    ("robble-plain2-vs-uct.rec.gz", "the same, a second seed set"),
+    ("robble-mcts_3000_knowledge_no_reuse_no-vs-uct_3000.rec.gz",
+     "uniform, 3,000 simulations each, no tree reuse (equal work)"),
+    ("robble-reuse_no-vs-uct.rec.gz", "uniform, tree reuse off"),
+    ("robble-c_0.25-vs-uct.rec.gz", "exploration c = 0.25"),
+    ("robble-c_0.5-vs-uct.rec.gz", "exploration c = 0.5"),
+    ("robble-c_1.2-vs-uct.rec.gz", "exploration c = 1.2"),
+    ("robble-c_1.5-vs-uct.rec.gz", "exploration c = 1.5"),
+    ("robble-solver-vs-uct.rec.gz", "MCTS-solver (proven wins/losses backed up)"),
+    ("robble-c_0.7_solver-vs-uct.rec.gz", "MCTS-solver, c = 0.7"),
+    ("robble-score_0.2-vs-uct.rec.gz", "score-aware backups (weight 0.2 on the final margin)"),
+    ("robble-score_0.5-vs-uct.rec.gz", "score-aware backups, weight 0.5"),
+    ("robble-score_0.2_c_1.2-vs-uct.rec.gz", "score 0.2 with c = 1.2, 32 games (the best pair)"),
+    ("robble-mast-vs-uct.rec.gz", "MAST playouts"),
+    ("robble-implicit_0.3-vs-uct.rec.gz", "implicit minimax backups (static evaluation, weight 0.3)"),
+    ("robble-cutoff_8-vs-uct.rec.gz", "playouts cut after 8 moves, static evaluation"),
+    ("robble-heuristic_c_0.5-vs-uct.rec.gz", "static evaluation instead of playouts, c = 0.5"),
+    ("robble-policy-vs-uct.rec.gz", "informed playouts (moves weighted by what they gain)"),
+    ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
+    ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
+    ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),
+    ("pilo-policy-vs-uct.rec.gz", "informed playouts (captures first)"),
+    ("pilo-implicit_0.3-vs-uct.rec.gz", "implicit minimax backups, weight 0.3"),
+    ("pilo-score_0.5-vs-uct.rec.gz", "score-aware backups, weight 0.5"),
+    ("pilo-score_0.2-vs-uct.rec.gz", "score-aware backups, weight 0.2, 24 games"),
+    ("implo-plain-vs-uct.rec.gz", "the one search, uniform"),
+    ("implo-score_0.3-vs-uct.rec.gz", "score-aware backups, weight 0.3"),
+    ("implo-score_0.3_32-vs-uct.rec.gz", "the same again, 32 games"),
+    ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
+    ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
+    ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
+    ("yugo-policy-vs-uct.rec.gz", "eye-keeping playouts (kept: `mcts`)"),
+    ("yugo-policy2-vs-uct.rec.gz", "the same, a second seed set"),
+    ("yugo-capture-vs-uct.rec.gz", "eye-keeping playouts that also take a capture when drawn"),
+    ("yugo-score_0.2-vs-uct.rec.gz", "eye-keeping playouts, score-aware backups 0.2"),
+    ("yugo-c_0.7-vs-uct.rec.gz", "eye-keeping playouts, c = 0.7 (stopped early)"),
+)
+
+
+def count(path: str) -> tuple[str, str, str, int, int, int]:
+    """(game, A, B, A's wins, losses, draws) of one match's records."""
+    games = records.read(path)
+    first = games[0].tags
+    a, b = first["EngineA"], first["EngineB"]
+    wins = losses = draws = 0
+    for rec in games:
+        result = rec.tags.get("Result", "")
+        if result == "draw":
+            draws += 1
+        elif player_tag(result) in rec.tags:      # the winning color's tag names its engine
+            winner = rec.tags[player_tag(result)]
+            wins += winner == a
+            losses += winner == b
+    return first["Game"], a, b, wins, losses, draws
+
+
+def table(folder: str = FOLDER) -> str:
+    rows = ["| game | A: the try | A (as played) | B | A W-L-D | A's score (95%) |",
+            "|---|---|---|---|---|---|"]
+    for name, what in TRIES:
+        game, a, b, w, lo, d = count(os.path.join(folder, name))
+        n = w + lo + d
+        low, high = wilson_interval(w + d / 2, n) if n else (0.0, 1.0)
+        score = (w + d / 2) / n if n else 0.0
+        bold = "**" if low >= 0.75 else ""
+        rows.append(f"| {game} | {what} | `{a}` | `{b}` | {w}-{lo}-{d} | "
+                    f"{bold}{score:.0%}{bold} ({low:.0%} .. {high:.0%}) |")
+    return "\n".join(rows) + "\n"
+
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--docs", help="splice the table into this Markdown file")
+    args = ap.parse_args(argv)
+    text = table()
+    if args.docs:
+        splice(args.docs, "tries", text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
