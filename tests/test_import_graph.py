@@ -14,16 +14,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "boardlab"
 
-#: Circles still to be cut (issue 31). Each goes through a package's
-#: ``__init__`` by an import inside a function: boardlab.ai's make_agent
-#: imports engines, whose register_all imports ai.register; boardlab.web's
-#: create_app imports app, which imports DEFAULT_DB from boardlab.web.
-KNOWN = {
-    frozenset({"boardlab.ai", "boardlab.ai.engines"}),
-    frozenset({"boardlab.web", "boardlab.web.app"}),
-}
-
-
 def _name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -112,9 +102,12 @@ def test_the_graph_sees_relative_lazy_and_type_checking_imports():
     assert "boardlab.ai.engines" in graph["boardlab.ai"]                    # inside a function
 
 
-def test_no_new_import_circles():
-    new = [sorted(c) for c in circles(import_graph()) if c not in KNOWN]
-    assert not new, f"modules that import each other (directly or through others): {new}"
+def test_no_import_circles():
+    """None at all (issue 31 cut the last two: ``boardlab.ai`` <-> ``ai.engines``,
+    whose registration imported the registry back, and ``boardlab.web`` <->
+    ``web.app``, over ``DEFAULT_DB``, now in ``web.settings``)."""
+    found = [sorted(c) for c in circles(import_graph())]
+    assert not found, f"modules that import each other (directly or through others): {found}"
 
 
 def test_records_has_no_import_circles():

@@ -107,9 +107,10 @@ register("random", RandomAgent, strength=0, summary="uniformly random legal move
 
 
 def _register_search_engines() -> None:
-    from .engines import register_all
+    from .engines import builtin_engines
 
-    register_all()
+    for name, factory, rank, summary in builtin_engines():
+        register(name, factory, strength=rank, summary=summary)
 
 
 _register_search_engines()

@@ -32,7 +32,9 @@ same moves.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any
 
 from ..errors import OptionError
 from .agent import BaseAgent, RandomAgent
@@ -197,16 +199,17 @@ def explicit_spec(name: str, game: str) -> str:
     return ",".join([head, *threads, *items])
 
 
-def register_all() -> None:
-    """Register ``uct``, ``mcts`` and the levels in ``boardlab.ai``'s registry
-    (``random`` is registered there already)."""
-    from . import register
-
-    register("uct", lambda seed=None: make_engine("uct", seed), strength=45,
-             summary=f"plain UCT, the yardstick every search is measured against "
-                     f"({DEFAULT_SECONDS:g} s a move, no game knowledge)")
-    register("mcts", lambda seed=None: make_engine("mcts", seed), strength=50,
-             summary=f"the full search with the game's knowledge, {DEFAULT_SECONDS:g} s a move")
-    for level in LEVELS:
-        register(f"level{level.number}", level.make, strength=10 * level.number,
-                 summary=level.summary)
+def builtin_engines() -> list[tuple[str, Callable[..., Any], int, str]]:
+    """``uct``, ``mcts`` and the levels as ``(name, factory, strength, summary)``,
+    for ``boardlab.ai``'s registry to register (``random`` is its own); this
+    module does not import the registry, so the two do not import each other."""
+    out: list[tuple[str, Callable[..., Any], int, str]] = [
+        ("uct", lambda seed=None: make_engine("uct", seed), 45,
+         f"plain UCT, the yardstick every search is measured against "
+         f"({DEFAULT_SECONDS:g} s a move, no game knowledge)"),
+        ("mcts", lambda seed=None: make_engine("mcts", seed), 50,
+         f"the full search with the game's knowledge, {DEFAULT_SECONDS:g} s a move"),
+    ]
+    out += [(f"level{level.number}", level.make, 10 * level.number, level.summary)
+            for level in LEVELS]
+    return out

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Where games are stored unless ``--db`` says otherwise (relative to the working directory).
-DEFAULT_DB = "data/boardlab.sqlite3"
+from .settings import DEFAULT_DB
 
 
 def create_app(db_path: Any = DEFAULT_DB, engine_workers: int | None = None,

@@ -6,11 +6,10 @@ import argparse
 import os
 import sys
 
-from .settings import Settings
+from .settings import DEFAULT_DB, Settings
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import DEFAULT_DB
     p = argparse.ArgumentParser(prog="boardlab serve",
                                 description="Play Implo, Yugo, Pilo, Vimbre and Robble in the browser.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

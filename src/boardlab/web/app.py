@@ -31,13 +31,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import boardlab
 
-from . import DEFAULT_DB, guards, online
+from . import guards, online
 from .db import Store
 from .hub import Hub
 from .routes import analysis_api, games, pages, records, review, sockets, studies
 from .routes import online as online_routes
 from .schemas import ApiError, JSONAnswer, error_response
-from .settings import Settings
+from .settings import DEFAULT_DB, Settings
 
 STATIC = pages.STATIC
 

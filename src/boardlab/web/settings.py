@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Where games are stored unless ``--db`` says otherwise (relative to the working directory).
+DEFAULT_DB = "data/boardlab.sqlite3"
+
 #: the Content-Security-Policy of every answer: the page loads only its own
 #: script and styles (style attributes are set by the script), draws with
 #: data: images at most, talks only to its own origin (WebSockets included)
