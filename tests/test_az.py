@@ -392,3 +392,26 @@ def test_with_network_plays_the_network_only_where_one_is_shipped(tmp_path, monk
     assert agent.limit == agent.other.limit        # the rest is the other agent's
     agent.clock = time.thread_time
     assert agent.net.clock is agent.other.clock is time.thread_time
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_an_evaluation_game_is_the_one_loops_game_with_the_network_as_a(index) -> None:
+    """``play_eval_game`` plays through :func:`boardlab.ai.selfplay.play`: the
+    network sits where a match seats engine A (seat 0 in even games), and its
+    score is what a plain move-by-move loop over the same agents gives."""
+    from boardlab.ai.engines import make_engine
+    from boardlab.az.evaluate import EvalTask, play_eval_game
+    spec = _spec(4)
+    w = Weights(spec, init_params(spec, np.random.default_rng(0)))
+    task = EvalTask(w, {}, "random", "8", index, seed=5, clock="wall")
+    got = play_eval_game(task)
+    game = boardlab.new_game("robble", 4)
+    net = AZAgent(Limit(8), task.seed, weights=w)
+    other = make_engine("random", task.seed + 1)
+    by_seat = [net, other] if index % 2 == 0 else [other, net]
+    while not game.is_over:
+        game.apply_action(by_seat[game.seat_of(game.to_move)].choose_action(game))
+    winner = game.outcome.winner
+    want = 0.5 if winner == "draw" else float(by_seat[game.seat_of(winner)] is net)
+    assert (got["score"], got["plies"]) == (want, len(game))
+    assert got["cpu"] > 0

@@ -2,9 +2,10 @@
 
 One task is one game (so a pool or Ray spreads them): the network plays
 ``az`` at ``limit`` against ``engine`` (``mcts:0.05s``, ``uct:...``), seats
-alternating with the game index as :mod:`boardlab.ai.match` seats them, both
-timed on the same clock (``cpu``: each thread's CPU time, fair on a shared
-machine).
+alternating with the game index as :mod:`boardlab.ai.match` seats them
+(:func:`boardlab.ai.selfplay.seats`; the network is engine "A"), played by the
+one self-play loop (:func:`boardlab.ai.selfplay.play`), both timed on the same
+clock (``cpu``: each thread's CPU time, fair on a shared machine).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import boardlab
 from ..ai.az import AZAgent
 from ..ai.engines import make_engine
 from ..ai.limit import Limit
-from ..ai.match import CLOCKS
+from ..ai.selfplay import CLOCKS, play, seats
 from .weights import Weights
 
 
@@ -43,12 +44,9 @@ def play_eval_game(task: EvalTask) -> dict[str, Any]:
     other = make_engine(task.engine, task.seed + 1)
     if hasattr(other, "clock"):
         other.clock = clock
-    people = ("A", "B") if task.index % 2 == 0 else ("B", "A")  # A: the network
+    people = seats(task.index)  # seat -> "A" (the network) or "B"
     agents = {"A": az, "B": other}
-    while not game.is_over:
-        assert game.to_move is not None
-        who = people[game.seat_of(game.to_move)]
-        game.apply_action(agents[who].choose_action(game))
+    play(game, [agents[who] for who in people])
     out = game.outcome
     assert out is not None
     score = 0.5 if out.winner == "draw" else float(people[game.seat_of(out.winner)] == "A")
