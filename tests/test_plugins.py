@@ -18,6 +18,7 @@ from boardlab.core import grid
 from boardlab.fast import advice
 from boardlab.fast.search import Settings, kernel_state
 from boardlab.games import plugin, view
+from boardlab.records.model import option_tag
 from boardlab.web import view as web_view
 
 SRC = Path(boardlab.__file__).resolve().parent
@@ -160,11 +161,13 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _options_named(path: Path, keys: frozenset[str], root: Path = SRC) -> list[str]:
-    """Where code names an option key: a string constant equal to one (not a
-    docstring), or a name, attribute, function or argument one of whose
+    """Where code names an option key: a string constant equal to one or to
+    its record tag (``"Komi"``, :func:`boardlab.records.model.option_tag`; not
+    a docstring), or a name, attribute, function or argument one of whose
     ``_``-separated parts is one (``komi_negotiation``, ``choose_komi``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs = _docstrings(tree)
+    spelled = keys | {option_tag(k) for k in keys}
     # a module the file imports is not an option (core.pie: the pie rule's own module)
     modules = {a.asname or a.name for node in ast.walk(tree)
                if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
@@ -172,7 +175,7 @@ def _options_named(path: Path, keys: frozenset[str], root: Path = SRC) -> list[s
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            if node.value in keys:
+            if node.value in spelled:
                 found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
             continue
         if isinstance(node, ast.Name) and node.id not in modules:
@@ -226,9 +229,10 @@ def test_the_option_scans_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text('from ..core import pie\ndef choose_komi(size):\n'
                    '    """komi in a docstring is fine"""\n'
-                   '    return options["pie"] + f(komi_negotiation=1) + pie.SWAP\ncopied = 1\n')
+                   '    return options["pie"] + f(komi_negotiation=1) + pie.SWAP\ncopied = 1\n'
+                   'TAGS = ("Komi", "Round")\n')
     hits = [h.split(": ")[1] for h in _options_named(bad, OPTION_KEYS, tmp_path)]
-    assert sorted(hits) == ["'pie'", "choose_komi", "komi_negotiation"]
+    assert sorted(hits) == ["'Komi'", "'pie'", "choose_komi", "komi_negotiation"]
     page = tmp_path / "bad.js"
     page.write_text('const x = live.options.komi;\n$("#ng-pie-row");\nif (komiPending) go();\n'
                     '// komi in a comment is fine\nconst copied = pied;  // and after code: pie\n')

@@ -179,8 +179,8 @@ def _start_game(src: Source, tags: _Tags, first: int) -> tuple[Game, str | None]
         if pos_game is not None and pos_game.options[key] != options[key]:
             raise src.error(at[tag], f"{tag} {values[tag]!r} contradicts the Position "
                                      f"({key}={format_option(pos_game.options[key])})")
-    for other in ("Pie", "Komi"):
-        if other in values and other not in (option_tag(k) for k in cls.option_defaults):
+    for other in _other_games_option_tags(cls):
+        if other in values:
             raise src.error(at[other], f"{cls.name} has no {other.lower()} option "
                                        f"(the {other} tag does not apply)")
     if pos_game is not None:
@@ -189,6 +189,14 @@ def _start_game(src: Source, tags: _Tags, first: int) -> tuple[Game, str | None]
         return cls(size, **options), None
     except OptionError as exc:
         raise src.error(first, str(exc)) from None
+
+
+def _other_games_option_tags(cls: type[Game]) -> list[str]:
+    """The tags of the options other games have and ``cls`` has not (``Komi``
+    in a robble record): a record naming one is refused, not silently read."""
+    own = {option_tag(k) for k in cls.option_defaults}
+    every = dict.fromkeys(option_tag(k) for g in GAMES for k in game_class(g).option_defaults)
+    return [tag for tag in every if tag not in own]  # in the games' order: Pie, then Komi
 
 
 # ---------------------------------------------------------------- the moves
