@@ -310,7 +310,7 @@ class Game:
         """The action ``swap`` (the pie rule) denotes at this size, legal now
         or not; None for a game without one (vimbre, yugo)."""
         try:
-            return self.string_to_action("swap")
+            return self.string_to_action(pie.SWAP)
         except IllegalMoveError:
             return None
 
