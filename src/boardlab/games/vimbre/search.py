@@ -190,4 +190,4 @@ EVALUATE = evaluate
 SEARCH_SETTINGS = {"priors": True, "maxkids": 40}
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (vimbre 11x11, one core).
-LEVELS = (8, 64, 512, 4096, 40_000)
+LEVELS = (8, 64, 512, 4096, 20_000)
