@@ -474,3 +474,27 @@ def test_the_computers_komi_proposal_says_it_is_being_worked_out(pages, server):
     page.wait_for_function("(box) => !document.querySelector(box).classList.contains('thinking')",
                            arg=box)
     assert float(page.inner_text(box)) == float(want)
+
+
+def test_an_allowed_online_undo_is_told_to_its_asker(pages, server):
+    """Issue 28, item 4, the other answer: "Asked your friend to allow an
+    undo" stayed after an accept too. The asker is told the move was taken
+    back, and nothing says it still waits."""
+    g = http("POST", f"{server.url}/api/games", json={"game": "robble", "size": 4,
+                                                       "opponent": "online", "color": "black"}).json()
+    ann = pages.open(g["links"]["you"].lstrip("/"))
+    bob = pages.open(g["links"]["invite"].lstrip("/"))
+    for p in (ann, bob):
+        shown_game(p, g["id"])
+    ann.click('#board [data-point="a1"]')
+    bob.wait_for_function("() => window.boardlab.live().ply === 1")
+    bob.click('#board [data-point="d4"]')
+    ann.wait_for_function("() => window.boardlab.live().ply === 2")
+    bob.click("#btn-undo")
+    bob.wait_for_selector('[data-note="undo-waiting"]')
+    ann.click('[data-action="undo-accept"]')
+    bob.wait_for_selector('[data-note="undo-allowed"]')
+    assert live(bob)["ply"] == 1 and live(bob)["moves"] == ["a1"]
+    assert bob.is_hidden('[data-note="undo-waiting"]')
+    assert "Asked your friend" not in bob.inner_text("#message")
+    assert ann.locator('[data-note="undo-allowed"]').count() == 0   # told to the asker only
