@@ -17,6 +17,7 @@ import pytest
 
 import boardlab
 from boardlab import ai
+from boardlab.study import published
 from boardlab.web import (
     create_app,
     view,
@@ -545,9 +546,9 @@ def test_page_static_and_openapi(client):
     r = client.get("/")
     assert r.status_code == 200 and "<svg id=\"board\"" in r.text
     assert client.get("/static/app.js").status_code == 200
-    icon = client.get("/favicon.ico")           # every page has the icon, /rules and /api too
+    icon = client.get("/favicon.ico")           # every page has the icon: /rules, /studies, /api too
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
-    for page in ("/rules/robble", "/api"):
+    for page in ("/rules/robble", "/api", "/studies", "/studies/published/" + published.names()[0]):
         assert "rel=icon href='/static/favicon.svg'" in client.get(page).text
     assert client.get("/static/style.css").status_code == 200
     ref = client.get("/api")

@@ -520,3 +520,37 @@ def test_a_killed_server_leaves_no_temporary_folder(tmp_path):
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+# ---------------------------------------------------------------- the caps are server options
+def test_issue_29s_caps_are_server_options_with_their_defaults():
+    """Each cap the attacks above meet is a ``boardlab serve`` option mapped
+    onto its setting, its default is the Settings default (docs/web.md's
+    table), and a value that would turn it off is refused before start."""
+    from boardlab.web.__main__ import argument_problem, build_parser, settings_from
+    given = {"--games-per-client": ("games_per_client", "7"),
+             "--max-record-moves": ("max_record_moves", "30"),
+             "--max-variation-moves": ("max_variation_moves", "12"),
+             "--max-name": ("max_name", "12"),
+             "--max-analysis-bytes": ("max_analysis_bytes", "5000"),
+             "--held-per-client": ("held_per_client", "3"),
+             "--socket-idle": ("socket_idle", "0.5"),
+             "--work-workers": ("work_workers", "2"),
+             "--work-timeout": ("work_timeout", "4")}
+    argv = [a for flag, (_, value) in given.items() for a in (flag, value)]
+    s = settings_from(build_parser().parse_args(
+        argv + ["--allowed-origin", "http://lan.example:8000", "--allowed-origin", "https://x.org"]))
+    for flag, (field, value) in given.items():
+        assert getattr(s, field) == type(getattr(s, field))(value), flag
+    assert s.allowed_origins == ("http://lan.example:8000", "https://x.org")
+    default, plain = settings_from(build_parser().parse_args([])), Settings()
+    for field, _ in given.values():
+        if field != "work_workers":          # None in Settings: one process, or threads
+            assert getattr(default, field) == getattr(plain, field), field
+    assert default.work_workers == 1 and default.allowed_origins == ()
+    for flag in ("--games-per-client", "--max-record-moves", "--max-name", "--held-per-client",
+                 "--work-workers", "--max-analysis-bytes"):
+        assert flag in argument_problem(build_parser().parse_args([flag, "0"])), flag
+    for flag in ("--socket-idle", "--work-timeout"):
+        assert flag in argument_problem(build_parser().parse_args([flag, "0"])), flag
+    assert argument_problem(build_parser().parse_args(["--max-variation-moves", "0"])) is None

@@ -428,3 +428,73 @@ def test_sounds_for_moves_and_their_mute_toggle(pages, server):
     page.reload()
     page.wait_for_function("() => window.boardlab.live() !== null")
     assert page.get_attribute("#btn-sound", "aria-pressed") == "false"   # remembered
+
+
+def test_the_clock_ticks_for_its_own_player_and_a_flag_fall_chimes(pages, server):
+    """Sound for the clock (as lichess has): a tick each of the last ten
+    seconds of the clock that runs for you, none for the other's; the end
+    of the game (here a flag fall) sounds for both."""
+    g = http("POST", f"{server.url}/api/games", json={
+        "game": "robble", "size": 4, "opponent": "online", "color": "black",
+        "time_control": {"kind": "move", "seconds": 2}}).json()
+    ann = pages.open(g["links"]["you"].lstrip("/"))
+    bob = pages.open(g["links"]["invite"].lstrip("/"))
+    for p in (ann, bob):
+        shown_game(p, g["id"])
+    assert "tick" not in ann.evaluate("window.boardlab.sounds()")   # no clock runs yet
+    ann.click('#board [data-point="a1"]')                            # now Bob's runs
+    for p in (ann, bob):
+        p.wait_for_function("() => window.boardlab.live().over", timeout=15_000)
+        p.wait_for_function("() => window.boardlab.sounds().includes('end')")
+    assert "tick" in bob.evaluate("window.boardlab.sounds()")
+    assert "tick" not in ann.evaluate("window.boardlab.sounds()")
+
+
+def test_the_computers_komi_proposal_says_it_is_being_worked_out(pages, server):
+    """Yugo's komi that the computer would name is a search: the field showed
+    "…" for seconds. Now it says it is being worked out until the answer
+    comes (the request is held here by the browser, so the wait is shown)."""
+    page = pages.open()
+    held = []
+    page.route("**/api/yugo/pregame*", lambda route: held.append(route))
+    page.select_option("#ng-game", "yugo")
+    page.select_option("#ng-size", "5")
+    page.check("input[name=opponent][value=computer]")
+    page.select_option("#ng-engine", "random")
+    page.check("input[name=pregame-namer][value=computer]")
+    box = "#ng-pregame-proposal"
+    page.wait_for_function("(box) => /size=5&engine=random$/.test("
+                           "document.querySelector(box).dataset.ask || '')", arg=box)
+    assert page.inner_text(box) == "working it out…"
+    assert "thinking" in page.get_attribute(box, "class")
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/yugo/pregame*")
+    want = http("GET", f"{server.url}/api/yugo/pregame?size=5&engine=random").json()["value"]
+    page.wait_for_function("(box) => !document.querySelector(box).classList.contains('thinking')",
+                           arg=box)
+    assert float(page.inner_text(box)) == float(want)
+
+
+def test_an_allowed_online_undo_is_told_to_its_asker(pages, server):
+    """Issue 28, item 4, the other answer: "Asked your friend to allow an
+    undo" stayed after an accept too. The asker is told the move was taken
+    back, and nothing says it still waits."""
+    g = http("POST", f"{server.url}/api/games", json={"game": "robble", "size": 4,
+                                                       "opponent": "online", "color": "black"}).json()
+    ann = pages.open(g["links"]["you"].lstrip("/"))
+    bob = pages.open(g["links"]["invite"].lstrip("/"))
+    for p in (ann, bob):
+        shown_game(p, g["id"])
+    ann.click('#board [data-point="a1"]')
+    bob.wait_for_function("() => window.boardlab.live().ply === 1")
+    bob.click('#board [data-point="d4"]')
+    ann.wait_for_function("() => window.boardlab.live().ply === 2")
+    bob.click("#btn-undo")
+    bob.wait_for_selector('[data-note="undo-waiting"]')
+    ann.click('[data-action="undo-accept"]')
+    bob.wait_for_selector('[data-note="undo-allowed"]')
+    assert live(bob)["ply"] == 1 and live(bob)["moves"] == ["a1"]
+    assert bob.is_hidden('[data-note="undo-waiting"]')
+    assert "Asked your friend" not in bob.inner_text("#message")
+    assert ann.locator('[data-note="undo-allowed"]').count() == 0   # told to the asker only

@@ -32,14 +32,13 @@ from boardlab.study.verdict import verdicts
 from boardlab.study.view import CSS, facts, study_html
 
 from ..schemas import ERRORS, ApiError
+from .pages import ICON
 
 router = APIRouter()
 
 #: how deep under the folder a study may sit (results/balance/robble7 is 2)
 MAX_DEPTH = 3
 PUBLISHED = "published/"
-FAVICON = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'"
-           "%3E%3Ccircle cx='8' cy='8' r='7' fill='%23222'/%3E%3C/svg%3E")
 
 
 def studies_dir(request: Request) -> Path:
@@ -126,7 +125,7 @@ def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"
-        f"<title>{html.escape(title)}</title><link rel=icon href=\"{FAVICON}\">"
+        f"<title>{html.escape(title)}</title>{ICON}"
         f"<link rel=stylesheet href='/static/style.css'><style>{CSS}</style></head><body>"
         "<header class=top><a class=brand href='/'>boardlab</a><nav aria-label=Main>"
         "<a href='/'>Play</a><a href='/studies' aria-current=page>Studies</a>"
