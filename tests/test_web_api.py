@@ -711,10 +711,8 @@ def test_retry_while_the_computer_thinks_keeps_its_move(client, slow_engine):
     assert st["thinking"] and st["engine_error"] is None and st["moves"] == []
     while not st["moves"] and time.monotonic() - start < 15:
         st = client.get(f"/api/games/{st['id']}", params={"after": st["version"], "wait": 5}).json()
-    elapsed = time.monotonic() - start
     assert st["moves"] == ["a1"] and st["engine_error"] is None and st["your_turn"]
-    assert slow_engine.calls == [0]  # one computation, kept
-    assert elapsed < 1.6 * slow_engine.THINK, elapsed  # not a second full computation
+    assert slow_engine.calls == [0]  # one computation, kept: a dropped answer is asked again
 
 
 def test_undo_whose_write_fails_changes_nothing(tmp_path):
