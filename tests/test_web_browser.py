@@ -309,6 +309,30 @@ def test_yugo_king_and_marking_phase(page):
     assert "wins" in page.inner_text("#status")
 
 
+def test_yugo_piece_switch_is_kept_and_obeyed(page):
+    """Yugo's Pawn/King switch is the plug-in's own setting (ctx.ui): with Pawn
+    chosen, a click where only a king may go asks for a pawn (refused, nothing
+    played) and the choice survives that redraw; with King chosen the click
+    places the king."""
+    moves = find_prefix("yugo", 5, lambda game, ms: any(KING.match(m) for m in game.legal_moves()),
+                        policy=_yugo_policy)
+    start_game(page, "yugo", opponent="human")
+    st = replay(page, moves)
+    at = next(m[1:] for m in st["legal"] if KING.match(m))
+    assert at not in st["legal"]            # only a king may go there
+    page.check("#piece-pawn")
+    point(page, at)
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('" + at + "')")
+    assert live(page)["moves"] == moves and page.is_checked("#piece-pawn")
+    page.check("#piece-king")
+    before = live(page)["version"]
+    point(page, at)
+    page.wait_for_function("v => window.boardlab.live().version !== v", arg=before)
+    st = live(page)
+    assert st["moves"][-1] == f"k{at}" and st["cells"][_index(at, 5)]["type"] == "king"
+    assert page.is_checked("#piece-king")   # still chosen after the move's redraw
+
+
 def test_undo_reload_and_server_restart(page, server):
     st = start_game(page, "robble", size=5, color="black", pie=False)
     gid = st["id"]

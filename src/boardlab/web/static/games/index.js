@@ -12,7 +12,7 @@
  *   seatNotes(st, live, color)         notes beside a player's name
  * (What a move did and what a count is made of are the server's words:
  * the state's last_move_text and score_parts, from games/<game>_view.py.)
- * ctx: { legal (a Set), sel, select(v), piece, setPiece(v), send, say, render }
+ * ctx: { legal (a Set), sel, select(v), ui (the plug-in's own settings: an object it keys), send, say, render }
  */
 import implo from "./implo.js";
 import pilo from "./pilo.js";

@@ -12,8 +12,9 @@ export default {
       return ctx.send(g ? g.move : `mark ${p}`);
     }
     if (phase === "answer") { ctx.say("Accept or reject the proposed removals with the buttons.", "info"); return; }
-    if (ctx.piece === "king") return ctx.send(`k${p}`);
-    if (ctx.piece === "pawn") return ctx.send(p);
+    const piece = ctx.ui.piece || "auto";  // the piece switch below (kept in ctx.ui)
+    if (piece === "king") return ctx.send(`k${p}`);
+    if (piece === "pawn") return ctx.send(p);
     return ctx.send(ctx.legal.has(`k${p}`) ? `k${p}` : p);
   },
   legalPoints(m, marks) {
@@ -43,8 +44,8 @@ export default {
     const group = el("div", { class: "buttons", role: "radiogroup", "aria-label": "Piece to place" }, el("span", { text: "Piece:" }));
     for (const [val, text] of [["auto", "Auto"], ["pawn", "Pawn"], ["king", "King"]]) {
       const id = `piece-${val}`;
-      const input = el("input", { type: "radio", name: "piece", id, value: val, checked: ctx.piece === val,
-        onchange: () => { ctx.setPiece(val); } });
+      const input = el("input", { type: "radio", name: "piece", id, value: val, checked: (ctx.ui.piece || "auto") === val,
+        onchange: () => { ctx.ui.piece = val; } });
       group.append(el("label", { for: id }, input, ` ${text}`));
     }
     return [group];

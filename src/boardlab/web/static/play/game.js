@@ -166,9 +166,8 @@ export function onPoint(s, p) {
  * read and the few things it may do. */
 function gameContext(s, interactive = true) {
   return {
-    live: s.live, legal: new Set(s.live.legal), sel: s.sel, piece: s.piece, interactive,
+    live: s.live, legal: new Set(s.live.legal), sel: s.sel, ui: s.ui, interactive,
     select: (v) => { s.sel = v; redraw(s); },
-    setPiece: (v) => { s.piece = v; },
     send: (m) => send(s, m), say, render: () => redraw(s), canAct: () => canAct(s),
   };
 }

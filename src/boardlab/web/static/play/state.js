@@ -16,7 +16,7 @@ export function newPlayState() {
     viewPly: null,      // the ply looked at (null: the current position)
     sel: null,          // a game plug-in's selection (a stack, stones, a patch)
     cursor: null,       // the keyboard cursor's point index
-    piece: "auto",      // yugo's piece switch
+    ui: {},             // a game plug-in's own control settings, kept between redraws (its keys)
     showCount: null,    // shade what the count is made of (null: at the end of a game)
     hint: null,         // {move, points, ply}: the engine's suggestion, for this ply
     editor: null,       // the board editor's pieces (play/editor.js)
