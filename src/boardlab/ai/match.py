@@ -210,10 +210,15 @@ def load_finished(spec: MatchSpec, path: str) -> dict[int, GameResult]:
 
 
 def write_records(path: str, spec: MatchSpec, results: list[GameResult]) -> None:
-    """Write every game of ``results`` in round order (replacing ``path`` at once)."""
-    tmp = f"{path}.tmp{os.getpid()}" + (".gz" if path.endswith(".gz") else "")
-    with _open_records(tmp, "w") as fh:
-        fh.write(records.format_all(result_record(spec, r) for r in results))
+    """Write every game of ``results`` in round order (replacing ``path`` at once).
+    A gzip file carries no time or name in its header, so the same games give
+    the same bytes: a resumed match that adds nothing leaves a committed record
+    file unchanged."""
+    text = records.format_all(result_record(spec, r) for r in results).encode("utf-8")
+    data = gzip.compress(text, mtime=0) if path.endswith(".gz") else text
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
     os.replace(tmp, path)
 
 
