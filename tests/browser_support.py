@@ -59,7 +59,7 @@ class Server:
             [sys.executable, "-m", "boardlab.web", "--port", str(self.port), "--db", str(self.db),
              "--log-level", self.log_level, *self.args],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded 2-core machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
@@ -68,7 +68,9 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        self.proc.kill()  # not left running after the test that waited for it
+        self.proc.wait()
+        raise RuntimeError(f"server did not start in 60 s: {self.log.read_text()[-2000:]}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
