@@ -236,4 +236,4 @@ POLICY_PLAYOUT = policy_playout
 SEARCH_SETTINGS = {"evaluator": "policy"}
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (yugo 9x9, one core).
-LEVELS = (16, 256, 2048, 8192, 36_000)
+LEVELS = (16, 256, 2048, 8192, 45_000)
