@@ -547,3 +547,12 @@ def test_match_writes_its_records_under_the_results_folder(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["results"]  # nothing beside it
     rec = tmp_path / "results" / "match-robble-random-vs-random.rec"
     assert rec.is_file() and '[Game "robble"]' in rec.read_text()
+
+
+@pytest.mark.parametrize("command", [("match", "robble", "--a", "random", "--b", "random"),
+                                     ("engine", "robble")])
+@pytest.mark.parametrize("bad", ["pie", "=5"])
+def test_a_malformed_option_is_refused_saying_what_it_should_be(command, bad):
+    """``--option`` takes KEY=VALUE in both parsers (one type, cli/args.py)."""
+    done = run(*command, "--option", bad)
+    assert done.returncode == 2 and f"option {bad!r} is not KEY=VALUE" in done.stderr, done.stderr

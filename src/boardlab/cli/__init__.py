@@ -12,6 +12,7 @@ from typing import Any
 import boardlab
 
 from .. import ai
+from .args import option_pair
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -138,18 +139,6 @@ def _analyse(args: argparse.Namespace) -> int:
                args.seed, args.quiet)
 
 
-def _option(text: str) -> tuple[str, object]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"option {text!r} is not KEY=VALUE")
-    if value in ("yes", "no"):
-        return key, value == "yes"
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
-
-
 def _rules(args: argparse.Namespace) -> int:
     from .commands import rules
 
@@ -239,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     eng.add_argument("game", metavar="GAME", type=_game_name, nargs="?", default=None,
                      help=f"one of {', '.join(boardlab.GAMES)} (with --jsonl: the default game)")
     eng.add_argument("--size", type=int, default=None, help="board size (4..19)")
-    eng.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+    eng.add_argument("--option", action="append", type=option_pair, default=[], metavar="KEY=VALUE",
                      help="a game option, e.g. pie=no or komi=6 (repeatable)")
     eng.add_argument("--seed", type=int, default=0)
     eng.add_argument("--jsonl", action="store_true", help="JSON-lines analysis mode")

@@ -14,13 +14,13 @@ import argparse
 import os
 import re
 import sys
-from typing import Any
 
 import boardlab
 
 from ..ai.match import MatchResult, run_match
 from ..ai.selfplay import CLOCKS
 from ..ai.stats import SPRT, format_elo
+from .args import option_pair
 
 
 def report(match: MatchResult) -> str:
@@ -60,18 +60,6 @@ def report(match: MatchResult) -> str:
     return "\n".join(lines)
 
 
-def _option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"option {text!r} is not key=value")
-    if value in ("yes", "no"):
-        return key, value == "yes"
-    try:
-        return key, int(value)
-    except ValueError:
-        return key, value
-
-
 #: Where a match's records go without --out: a folder .gitignore leaves out, so a
 #: match run in a checkout does not litter it with untracked files.
 RESULTS_DIR = "results"
@@ -105,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--size", type=int, default=None)
-    p.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+    p.add_argument("--option", action="append", type=option_pair, default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. pie=no or komi=6 (repeatable)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None,
