@@ -149,7 +149,7 @@ def config_label(g: dict[str, Any], sizes: int, engines: int = 1) -> str:
     return " ".join(p for p in (engine, board, opts) if p) or g["engine"]
 
 
-def _counts(summary: dict[str, Any]) -> tuple[int, int]:
+def sizes_and_engines(summary: dict[str, Any]) -> tuple[int, int]:
     """How many board sizes and engines the study has (what labels must say)."""
     return (len({g["size"] for g in summary["groups"]}),
             len({g["engine"] for g in summary["groups"]}))
@@ -162,7 +162,7 @@ def score_figure(summary: dict[str, Any]) -> tuple[str, str] | None:
     groups = [g for g in summary["groups"] if g["metrics"].get("FirstPlayerScore")]
     if not groups:
         return None
-    sizes, engines = _counts(summary)
+    sizes, engines = sizes_and_engines(summary)
     labels = [config_label(g, sizes, engines) for g in groups]
     label_w, row = 14 + 7 * max(len(t) for t in labels), 30
     w, top = label_w + 232, 26
@@ -284,7 +284,7 @@ def length_figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
     groups = summary["groups"]
     if not groups:
         return []
-    sizes, engines = _counts(summary)
+    sizes, engines = sizes_and_engines(summary)
     lo = min(g["metrics"]["DurationPlies"]["histogram"]["edges"][0] for g in groups)
     hi = max(g["metrics"]["DurationPlies"]["histogram"]["edges"][-1] for g in groups)
     top = max(max(g["metrics"]["DurationPlies"]["histogram"]["counts"]) for g in groups)
@@ -477,7 +477,7 @@ def figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(made)
     out += size_figures(summary)
     out += length_figures(summary)
-    sizes, engines = _counts(summary)
+    sizes, engines = sizes_and_engines(summary)
     for g in summary["groups"]:
         made = heat_figure(g, sizes, engines)
         if made:

@@ -152,7 +152,7 @@ def _show(v: Any) -> str:
 
 def study_html(summary: dict[str, Any], title: str | None = None) -> str:
     """One study: heading, answers, evidence, the table, how it was played."""
-    sizes, engines = fig._counts(summary)
+    sizes, engines = fig.sizes_and_engines(summary)
     parts = [f"<article class=study><h2>{_esc(title or summary.get('name') or summary['game'])}"
              f"</h2><p class=facts>{_esc(facts(summary))}</p>", verdict_list(summary),
              f"<p class=hint>{HOW_TO_READ}</p>"]
