@@ -72,10 +72,13 @@ def cell(recs: list[records.Record]) -> str:
     return f"{w}-{lo}{f'-{d}' if d else ''} ({format_elo(e.elo)}, {format_elo(e.low)}..{format_elo(e.high)})"
 
 
-def seconds_a_move(recs: list[records.Record], engine: str) -> float | None:
-    """The median seconds a move of ``engine`` in these games (its comments)."""
-    times = [t for r in recs for t in move_seconds(r).get(engine, [])]
-    return statistics.median(times) if times else None
+def seconds_a_move(recs: list[records.Record], engine: str) -> tuple[float, float] | None:
+    """The median and the 90th percentile of ``engine``'s seconds a move in
+    these games (its comments)."""
+    times = sorted(t for r in recs for t in move_seconds(r).get(engine, []))
+    if not times:
+        return None
+    return statistics.median(times), times[int(0.9 * (len(times) - 1))]
 
 
 def report(folder: str, games: list[str]) -> str:
@@ -91,14 +94,14 @@ def report(folder: str, games: list[str]) -> str:
         secs = []
         for n in LEVELS:
             s = seconds_a_move(read(path_of(folder, game, f"level{n}", "uct:0.25s")), f"level{n}")
-            secs.append("-" if s is None else f"{s:.2f}")
+            secs.append("-" if s is None else f"{s[0]:.2f} ({s[1]:.2f})")
         times.append(f"| {game} {size}x{size} | " + " | ".join(secs) + " |")
     t_head = ["| game | " + " | ".join(f"level {n}" for n in LEVELS) + " |",
               "|---|" + "---|" * len(LEVELS)]
     return ("Each cell: the level's W-L(-D) and its Elo with the 95% interval; the level "
             "columns are against `uct:0.25s`.\n\n" + "\n".join(head + rows)
-            + "\n\nMedian CPU seconds a move of each level (its move comments in the games "
-            "above):\n\n" + "\n".join(t_head + times) + "\n")
+            + "\n\nCPU seconds a move of each level, median (90th percentile), from its move "
+            "comments in the games above:\n\n" + "\n".join(t_head + times) + "\n")
 
 
 
