@@ -97,3 +97,23 @@ def test_each_move_is_credited_to_the_seat_that_made_it(name):
     assert pie.mover_seats(game.colors, movers, game.history) == expected
     with pytest.raises(ValueError, match="1 movers for 2 moves"):
         pie.mover_seats(game.colors, movers[:1], game.history[:2])
+
+
+@pytest.mark.rules("common-6")
+@pytest.mark.parametrize("name", ["implo", "pilo", "robble"])
+def test_a_move_is_played_for_the_color_its_mover_holds_afterwards(name):
+    """pie.played_for, which searches and analyses use to read a move's value:
+    a regular move is the mover's, a swap is the other color's, because the
+    person who swaps holds that color afterwards."""
+    game = boardlab.new_game(name, 5)
+    game.apply_action(game.legal_actions()[0])
+    while game.is_mid_turn:
+        game.apply_action(game.legal_actions()[0])
+    mover = game.current_player
+    seat = game.seat_of(game.colors[mover])
+    regular = next(a for a in game.legal_actions() if a != game.swap_action)
+    assert pie.played_for(mover, regular, game.swap_action) == mover
+    owned = pie.played_for(mover, game.swap_action, game.swap_action)
+    assert owned == 1 - mover
+    game.apply_action(game.swap_action)
+    assert game.seat_of(game.colors[owned]) == seat

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..core import pie
 from ..core.game import Game
 from ..errors import GameOverError
 from .limit import Limit
@@ -114,7 +115,7 @@ def snapshot(game: Game, search, started: float, top: int = 5, done: bool = True
     for ch in search.children():
         if ch.visits == 0:
             continue
-        owned = 1 - mover if ch.action == swap else mover
+        owned = pie.played_for(mover, ch.action, swap)
         wins = {colors[c]: (ch.returns[c] + 1.0) / 2.0 for c in (0, 1)}
         proven = ch.proven == owned and ch.action != swap
         lost = ch.proven == 1 - owned and ch.action != swap
@@ -283,7 +284,7 @@ def judge(game: Game, analyses: Sequence[Analysis], ply: int, move: int,
     ``analyses[ply + 1]`` if the game goes on."""
     mover = game.current_player
     assert mover is not None
-    owned = game.colors[1 - mover if move == game.swap_action else mover]
+    owned = game.colors[pie.played_for(mover, move, game.swap_action)]
     here = analyses[ply]
     before = here.winrate
     if after_game.is_over:

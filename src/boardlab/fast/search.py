@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import pie
 from ..core.game import Game
 from ..errors import OptionError
 from . import _loops, _search
@@ -357,7 +358,7 @@ class Search:
         out = []
         for e in range(f, f + k):
             a = int(t.action[e])
-            col = 1 - mover if a == self.swap else mover
+            col = pie.played_for(mover, a, self.swap)
             j = int(t.child[e]) - 1
             nj = float(t.en[e])
             v0 = float(t.ew[e] / nj) if nj else 0.0
