@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from boardlab import records
-from boardlab.web import create_app
+from boardlab.web import create_app, review
 from boardlab.web.settings import Settings
 from web_support import BrowserClient
 
@@ -165,6 +165,18 @@ def test_a_record_with_evaluations_missing_somewhere_loads_without_an_analysis(c
     loaded = client.post("/api/records", json={"text": text}).json()
     assert "analysis" not in loaded["meta"]
     err(client.get(f"/api/games/{loaded['id']}/analysis"), 404, "no_analysis")
+
+
+def test_a_records_swap_is_judged_from_the_color_the_swapper_takes():
+    """A swap is played for the other color (core.pie.played_for): after it,
+    the swapper's win probability is the first color's. White swaps at black's
+    0.6 (white 0.4) into a position black holds at 0.3: a drop of 0.1 (read
+    from white's side it would look like a gain to 0.7)."""
+    text = ('[Game "robble"]\n[Size "4"]\n[Pie "yes"]\n\n{[%eval black 0.5]} 1. c3 '
+            '{[%eval black 0.6]} 2. swap {[%eval black 0.3]} 3. b2 {[%eval black 0.35]} *\n')
+    swap = review.from_record(records.parse(text))["judgements"][1]
+    assert (swap["move"], swap["mover"]) == ("swap", "white")
+    assert (swap["before"], swap["after"], swap["drop"]) == (0.4, 0.3, 0.1)
 
 
 # ---------------------------------------------------------------- the server's bounds

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import boardlab
 from boardlab import records
 from boardlab.ai import analysis as engine_analysis
+from boardlab.core import pie
 from boardlab.records import evaluations
 
 from . import view
@@ -271,7 +272,7 @@ def from_record(rec: records.Record) -> dict[str, Any] | None:
     g = rec.start_game()
     for i, a in enumerate(rec.game.action_history):
         mover = g.to_move or colors[0]
-        owned = colors[1 - colors.index(mover)] if a == g.swap_action else mover
+        owned = colors[pie.played_for(colors.index(mover), a, g.swap_action)]
         before, after = wins[i][mover], wins[i + 1][owned]
         label = next((evaluations.NAG_LABELS[nag] for nag in rec.nags.get(i + 1, ())
                       if nag in evaluations.NAG_LABELS), None)
