@@ -6,10 +6,10 @@ For each batch size: ``step`` ns/game, the compiled step alone
 (``_batch_loops.step`` called directly, each game's next action the one it
 drew in the previous step: no Python checks, no ``random_actions`` copy),
 and ``floor`` ns/game, a compiled loop that only reads one word of every
-cache line of each game's hot words (``hot_words(size)``, what a step reads),
-game after game: the least a pass over the states costs where they live.
-"hot set" is the hot words of the whole batch; the core's L2 cache is 2 MB
-on the machine of docs/engine.md. Best of ``--rounds`` rounds, the sizes
+cache line of each game's whole state row, game after game: what one pass
+over every word of the states costs where they live (a step reads only part
+of its row, so it loses less). "set" is the states of the whole batch; the
+core's L2 cache is 2 MB on the machine of docs/engine.md. Best of ``--rounds`` rounds, the sizes
 interleaved, CPU time of one process.
 
     python bench/batch_memory.py [GAME ...] [--batches 64,128,256,512,1024,4096] [--rounds 3]
@@ -53,7 +53,7 @@ def step_ns(env: Batch, seconds: float) -> float:
 def floor_ns(env: Batch) -> float:
     reps = max(1, 200_000 // env.n)
     start = time.process_time()
-    _read_hot(env.states, env._hot, reps)
+    _read_hot(env.states, env.states.shape[1], reps)
     return (time.process_time() - start) / (reps * env.n) * 1e9
 
 
@@ -65,13 +65,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=0.25)
     args = parser.parse_args(argv)
     sizes = [int(b) for b in args.batches.split(",")]
-    print(f"{'game':7} {'size':>4} {'batch':>6} {'hot set MB':>10} {'step ns':>8} {'x64':>5} "
+    print(f"{'game':7} {'size':>4} {'batch':>6} {'set MB':>10} {'step ns':>8} {'x64':>5} "
           f"{'floor ns':>8}")
     for game in args.games:
         envs = {n: Batch(game, n, seed=1, auto_reset=True) for n in sizes}
         for env in envs.values():
             env.step(env.random_actions())  # load the compiled code
-            _read_hot(env.states, env._hot, 1)
+            _read_hot(env.states, env.states.shape[1], 1)
         step = dict.fromkeys(sizes, np.inf)
         floor = dict.fromkeys(sizes, np.inf)
         for _ in range(args.rounds):
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
                 floor[n] = min(floor[n], floor_ns(env))
         base = step.get(64, step[sizes[0]])
         for n, env in envs.items():
-            print(f"{game:7} {env.size:>4} {n:>6} {env._hot * 8 * n / 2**20:>10.1f} "
+            print(f"{game:7} {env.size:>4} {n:>6} {env.states.nbytes / 2**20:>10.1f} "
                   f"{step[n]:>8.0f} {base / step[n]:>5.2f} {floor[n]:>8.0f}", flush=True)
 
 

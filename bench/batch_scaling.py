@@ -4,12 +4,14 @@ sizes side by side (docs/engine.md, "Batched stepping").
 
 A step is one game moving one action: ``step(random_actions())``, with the
 vector env's observations (planes and masks, new arrays: ``copy=True``, the
-default). Each figure is the best of ``--rounds`` rounds of ``--seconds``
+default; ``vector-nocopy``: ``copy=False``, the env's own arrays refilled
+in place). Each figure is the best of ``--rounds`` rounds of ``--seconds``
 CPU seconds (``time.process_time``), in one process per game and batch size,
 the sizes interleaved round by round so that a busy machine slows them
 alike; ``x64`` is the figure over batch 64's.
 
     python bench/batch_scaling.py [GAME ...] [--batches 64,1024,4096] [--rounds 5] [--seconds 0.3]
+        [--kinds batch,vector,vector-nocopy]
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ if kind == "batch":
     env = Batch(game, n, seed=1, auto_reset=True)
 else:
     from boardlab.research.vector import VectorEnv
-    env = VectorEnv(game, n)
+    env = VectorEnv(game, n, copy=kind == "vector")
     env.reset(seed=1)
 for _ in range(20):
     env.step(env.random_actions())  # load the compiled code, leave the start behind
@@ -53,11 +55,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batches", default="64,1024,4096")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.3)
-    parser.add_argument("--kinds", default="batch,vector")
+    parser.add_argument("--kinds", default="batch,vector,vector-nocopy")
     args = parser.parse_args(argv)
     batches = [int(b) for b in args.batches.split(",")]
     cols = " ".join(f"{f'b{b}/s':>10} {'x64':>5}" for b in batches)
-    print(f"{'kind':6} {'game':7} {'size':>4} {cols}")
+    print(f"{'kind':13} {'game':7} {'size':>4} {cols}")
     for kind in args.kinds.split(","):
         for game in args.games:
             best = dict.fromkeys(batches, 0.0)
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
             base = best.get(64) or best[batches[0]]
             size = boardlab.game_class(game).default_size
             row = " ".join(f"{best[b]:>10.0f} {best[b] / base:>5.2f}" for b in batches)
-            print(f"{kind:6} {game:7} {size:>4} {row}", flush=True)
+            print(f"{kind:13} {game:7} {size:>4} {row}", flush=True)
 
 
 if __name__ == "__main__":

@@ -327,6 +327,14 @@ def test_ray_gives_the_generation_this_process_gives(tmp_path) -> None:
     for a, b in zip(remote, here, strict=True):
         np.testing.assert_array_equal(a.policy, b.policy)
         np.testing.assert_array_equal(a.z, b.z)
+    # a Ray started for training runs its workers at the trainer's priority,
+    # as the study's does (Ray's default niceness 15 starves them)
+    ray = Workers(1, ray_address="local")._ray
+
+    def niceness() -> int:  # (nested: Ray ships it by value)
+        import os
+        return os.getpriority(os.PRIO_PROCESS, 0)
+    assert ray.get(ray.remote(niceness).remote()) == niceness()
 
 
 def test_playing_needs_no_training_framework(tmp_path) -> None:

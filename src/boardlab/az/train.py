@@ -153,12 +153,8 @@ class Workers:
         self.ray_address = ray_address
         self._pool = None
         if ray_address is not None:
-            from ..study.ray_backend import _ray
-            ray = _ray()
-            if not ray.is_initialized():
-                ray.init(address=None if ray_address == "local" else ray_address,
-                         include_dashboard=False, log_to_driver=False, configure_logging=False)
-            self._ray = ray
+            from ..study.ray_backend import connect
+            self._ray = connect(ray_address)
         elif workers > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor

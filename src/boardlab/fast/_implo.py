@@ -75,13 +75,6 @@ _SCR = 28    # scratch: 64 small words (floods, label lists), then 4n (marker sc
 _SCR_SMALL = 64
 
 
-def hot_words(size: int) -> int:
-    """What a step reads: the header, the board and group regions, the
-    empty list and the pending patches' index (the patch records and the
-    scratch serve resolutions and scoring)."""
-    return _H + _PCNT * size * size
-
-
 def state_len(size: int) -> int:
     """Words of a state at this size (OptionError for a size outside 4..19)."""
     size = Implo._check_size(size)

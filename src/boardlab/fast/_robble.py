@@ -97,12 +97,6 @@ def state_len(size: int) -> int:
     return _HDR + 4 * n2 + _FILTER_WORDS + 2 * capacity(size)
 
 
-def hot_words(size: int) -> int:
-    """What a step reads: all but the recorded hashes and placements (one
-    word of each is written per placement)."""
-    return _HDR + 3 * size * size + _FILTER_WORDS
-
-
 def encode_options(options: dict[str, Any]) -> np.ndarray:
     return np.array([1 if options["pie"] else 0], dtype=np.int64)
 

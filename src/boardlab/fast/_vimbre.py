@@ -126,6 +126,12 @@ def state_len(size: int) -> int:
     return _HEADER + 25 * size * size
 
 
+def hot_words(size: int) -> int:
+    """All of it: a batch's step lists every legal pair (microseconds), reading
+    the whole row, so fetching the next rows ahead pays here (docs/engine.md)."""
+    return state_len(size)
+
+
 def encode_options(options: dict[str, Any]) -> np.ndarray:
     """Vimbre has no options: checks that none is given, returns an empty vector."""
     Vimbre._check_options(dict(options))  # OptionError names an unknown option

@@ -75,7 +75,11 @@ H_STAMP = 12      # last stamp used in SEEN
 HEADER = 16
 
 # per-point arrays, each H_NP long, in this order after the header
-A_COL, A_KING, A_GID, A_NXT, A_GCNT, A_GSUM, A_GSUM2, A_GSIZE = 0, 1, 2, 3, 4, 5, 6, 7
+# A_GLIB spans three arrays' room: group g's liberty count, sum and sum of
+# squares side by side at 3 * g (one cache line, not three, per group read).
+# What the legal-move scan reads comes first (COL, GID, GLIB), so a batch's
+# step touches as few lines and pages of a state as it can.
+A_COL, A_GID, A_GLIB, A_KING, A_NXT, A_GSIZE = 0, 1, 2, 5, 6, 7
 A_EMPL, A_EMPP, A_MLIST, A_MIDX, A_MARKS, A_STK, A_STK2, A_SEEN = 8, 9, 10, 11, 12, 13, 14, 15
 N_ARRAYS = 16
 
@@ -84,12 +88,6 @@ def state_len(size: int) -> int:
     """Length of a state at ``size`` (OptionError outside the game's sizes)."""
     size = Yugo._check_size(size)
     return HEADER + N_ARRAYS * (size + 2) ** 2
-
-
-def hot_words(size: int) -> int:
-    """What a step reads: the header and the per-point arrays up to the empty
-    list (the marking lists, stacks and stamps serve rarer paths)."""
-    return HEADER + (A_EMPP + 1) * (size + 2) ** 2
 
 
 def encode_options(options: dict[str, Any]) -> np.ndarray:
@@ -121,10 +119,10 @@ def _to_p(state: np.ndarray, x: int) -> int:
 def _single_liberty(state: np.ndarray, g: int) -> bool:
     """True iff group ``g`` has exactly one liberty."""
     np_ = state[H_NP]
-    h = HEADER + A_GCNT * np_
-    c = state[h + g]
-    s1 = state[h + np_ + g]
-    s2 = state[h + 2 * np_ + g]
+    h = HEADER + A_GLIB * np_ + 3 * g
+    c = state[h]
+    s1 = state[h + 1]
+    s2 = state[h + 2]
     return (c > 0) & (s1 * s1 == c * s2)
 
 
@@ -138,9 +136,10 @@ def _look(state: np.ndarray, col: int, gid: int, gc: int, np_: int, y: int,
     the color tests mask what it reads."""
     v = state[col + y]
     g = state[gid + y]
-    c = state[gc + g]
-    s1 = state[gc + np_ + g]
-    s2 = state[gc + 2 * np_ + g]
+    h = gc + 3 * g
+    c = state[h]
+    s1 = state[h + 1]
+    s2 = state[h + 2]
     single = (c > 0) & (s1 * s1 == c * s2)
     return (v == 3 - mine) & single, (v == 0) | ((v == mine) & ~single)
 
@@ -152,7 +151,7 @@ def _kind(state: np.ndarray, x: int, mine: int) -> int:
     np_ = state[H_NP]
     col = HEADER + A_COL * np_
     gid = HEADER + A_GID * np_
-    gc = HEADER + A_GCNT * np_
+    gc = HEADER + A_GLIB * np_
     w = state[H_W]
     k0, f0 = _look(state, col, gid, gc, np_, x - 1, mine)
     k1, f1 = _look(state, col, gid, gc, np_, x + 1, mine)
@@ -191,7 +190,7 @@ def _merge(state: np.ndarray, a: int, b: int) -> int:
     np_ = state[H_NP]
     gid = HEADER + A_GID * np_
     nxt = HEADER + A_NXT * np_
-    gcnt = HEADER + A_GCNT * np_
+    glib = HEADER + A_GLIB * np_
     gsize = HEADER + A_GSIZE * np_
     if state[gsize + a] < state[gsize + b]:
         a, b = b, a
@@ -205,9 +204,8 @@ def _merge(state: np.ndarray, a: int, b: int) -> int:
     state[nxt + a] = state[nxt + b]
     state[nxt + b] = na
     state[gsize + a] += state[gsize + b]
-    state[gcnt + a] += state[gcnt + b]
-    state[gcnt + np_ + a] += state[gcnt + np_ + b]
-    state[gcnt + 2 * np_ + a] += state[gcnt + 2 * np_ + b]
+    for k in range(3):
+        state[glib + 3 * a + k] += state[glib + 3 * b + k]
     return a
 
 
@@ -222,7 +220,6 @@ def _flood_group(state: np.ndarray, z0: int, stk: int) -> None:
     col = HEADER + A_COL * np_
     gid = HEADER + A_GID * np_
     nxt = HEADER + A_NXT * np_
-    gcnt = HEADER + A_GCNT * np_
     c0 = state[col + z0]
     state[gid + z0] = z0
     state[nxt + z0] = z0
@@ -249,9 +246,10 @@ def _flood_group(state: np.ndarray, z0: int, stk: int) -> None:
                 state[nxt + z0] = y
                 state[stk + top] = y
                 top += 1
-    state[gcnt + z0] = cnt
-    state[HEADER + A_GSUM * np_ + z0] = s1
-    state[HEADER + A_GSUM2 * np_ + z0] = s2
+    h = HEADER + A_GLIB * np_ + 3 * z0
+    state[h] = cnt
+    state[h + 1] = s1
+    state[h + 2] = s2
     state[HEADER + A_GSIZE * np_ + z0] = size
 
 
@@ -266,9 +264,7 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
     king = HEADER + A_KING * np_
     gid = HEADER + A_GID * np_
     nxt = HEADER + A_NXT * np_
-    gcnt = HEADER + A_GCNT * np_
-    gsum = gcnt + np_
-    gsum2 = gsum + np_
+    glib = HEADER + A_GLIB * np_
     stk = HEADER + A_STK * np_      # removed pawns from the bottom, kings from the top
     stk2 = HEADER + A_STK2 * np_    # flood-fill stack
     nr = 0
@@ -300,9 +296,10 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
             if v != 0 and v != BORDER:
                 h = state[gid + y]
                 if h >= 0:
-                    state[gcnt + h] += 1
-                    state[gsum + h] += r
-                    state[gsum2 + h] += r * r
+                    q = glib + 3 * h
+                    state[q] += 1
+                    state[q + 1] += r
+                    state[q + 2] += r * r
     for i in range(nk):
         z0 = state[stk + np_ - 1 - i]
         if state[gid + z0] >= 0:
@@ -318,9 +315,7 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
     col = HEADER + A_COL * np_
     gid = HEADER + A_GID * np_
     nxt = HEADER + A_NXT * np_
-    gcnt = HEADER + A_GCNT * np_
-    gsum = gcnt + np_
-    gsum2 = gsum + np_
+    glib = HEADER + A_GLIB * np_
     me = state[H_PLAYER]
     mine = me + 1
     _empty_remove(state, x)
@@ -329,9 +324,10 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
     state[gid + x] = x
     state[nxt + x] = x
     state[HEADER + A_GSIZE * np_ + x] = 1
-    state[gcnt + x] = 0
-    state[gsum + x] = 0
-    state[gsum2 + x] = 0
+    q = glib + 3 * x
+    state[q] = 0
+    state[q + 1] = 0
+    state[q + 2] = 0
     # one pass over the neighbours: x's own liberties are summed here and
     # added to whatever group x ends up in (merges add the counters up)
     cnt = 0
@@ -352,10 +348,11 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
         if v == BORDER:
             continue
         g = state[gid + y]
-        c = state[gcnt + g] - 1           # y's group loses the liberty x
-        state[gcnt + g] = c
-        state[gsum + g] -= x
-        state[gsum2 + g] -= xx
+        q = glib + 3 * g
+        c = state[q] - 1                  # y's group loses the liberty x
+        state[q] = c
+        state[q + 1] -= x
+        state[q + 2] -= xx
         if v == mine:
             if g != root:
                 root = _merge(state, root, g)
@@ -369,15 +366,16 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
             else:
                 cap3 = g
             ncap += 1
-    state[gcnt + root] += cnt
-    state[gsum + root] += s1
-    state[gsum2 + root] += s2
+    q = glib + 3 * root
+    state[q] += cnt
+    state[q + 1] += s1
+    state[q + 2] += s2
     if is_king:
         for i in range(ncap):
             g = cap0 if i == 0 else cap1 if i == 1 else cap2 if i == 2 else cap3
             _strip_pawns(state, g)
         own = state[gid + x]
-        if state[gcnt + own] == 0:
+        if state[glib + 3 * own] == 0:
             _strip_pawns(state, own)
     state[H_PLAYER] = 1 - me
     state[H_PASSES] = 0
@@ -610,11 +608,13 @@ def legal_actions(state: np.ndarray, out: np.ndarray) -> int:
         np_ = state[H_NP]
         w = state[H_W]
         col = HEADER + A_COL * np_
-        kings = HEADER + A_STK * np_
         mine = state[H_PLAYER] + 1
         k = 0
         nk = 0
         p = 0
+        # pawns from the front of out, kings from its back (out holds every
+        # action, so the two never meet), then the kings moved up in order
+        top = out.shape[0] - 1
         for r in range(1, s + 1):
             for c in range(1, s + 1):
                 x = r * w + c
@@ -624,11 +624,11 @@ def legal_actions(state: np.ndarray, out: np.ndarray) -> int:
                         out[k] = p
                         k += 1
                     elif kind == 2:
-                        state[kings + nk] = n + p
+                        out[top - nk] = n + p
                         nk += 1
                 p += 1
         for i in range(nk):
-            out[k] = state[kings + i]
+            out[k] = out[top - i]
             k += 1
         out[k] = n + n if state[H_BUTTON] < 0 else n + n + 1
         return k + 1

@@ -69,7 +69,7 @@ class Batch:
         self._fns = _loops.kernel_table(self._g.kernel)
         self._no_planes = _batch_loops.no_planes()
         kernel = self._g.kernel
-        self._hot = getattr(kernel, "hot_words", kernel.state_len)(self.size)
+        self._hot = kernel.hot_words(self.size) if hasattr(kernel, "hot_words") else 0
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:

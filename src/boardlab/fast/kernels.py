@@ -37,8 +37,11 @@ Python API, ``0 .. num_distinct_actions - 1``)::
     TERMINATIONS: tuple[str, ...]          Termination values, by the codes outcome() returns
     HAS_SCORES: bool                       whether Outcome.scores is a dict (else None)
     hot_words(size) -> int                 optional, plain Python: how many leading words
-                                           of a state a step reads (batched stepping fetches
-                                           them ahead: fast/_batch_loops.py); default all
+                                           of a state batched stepping should ask to be
+                                           fetched ahead (fast/_batch_loops.py); default
+                                           none. Worth it only where a step is slow and
+                                           reads most of its row (vimbre): for a quick step
+                                           the fetch's extra lines cost more than they save
 
 ``rng`` is a ``boardlab.fast._rng`` state. A playout must be deterministic for
 a given (state, rng) but may pick among the legal actions in any order.

@@ -52,6 +52,20 @@ def _ray() -> Any:
     return ray
 
 
+def connect(address: str) -> Any:
+    """Ray, connected to ``address`` (``"local"``: a Ray started here, its
+    workers at this process's priority, see the module docstring); reused
+    if this process is connected already. Every Ray user in boardlab (the
+    study, training) connects here, so whichever starts Ray starts it alike."""
+    ray = _ray()
+    if not ray.is_initialized():
+        if address == "local":
+            os.environ.setdefault("RAY_worker_niceness", "0")
+        ray.init(address=None if address == "local" else address,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    return ray
+
+
 def batch_size(games: int, actors: int) -> int:
     """Games per call: ``CALLS_PER_ACTOR`` calls per actor or more, at most
     :data:`MAX_BATCH` games each."""
@@ -76,13 +90,7 @@ class RayRun:
 
     def __init__(self, address: str, game: str, sizes: list[int], engine: str,
                  games: int) -> None:
-        ray = self.ray = _ray()
-        if not ray.is_initialized():
-            if address == "local":
-                os.environ.setdefault("RAY_worker_niceness", "0")
-            ray.init(address=None if address == "local" else address,
-                     include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+        ray = self.ray = connect(address)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         player = ray.remote(num_cpus=1)(_Player)
         self.actors = [player.remote(game, sizes, engine) for _ in range(max(1, min(cpus, games)))]
