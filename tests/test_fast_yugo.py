@@ -302,3 +302,23 @@ def test_state_layout_is_flat_and_copyable():
         k.playout(copy, new_rng(size), np.zeros(0, dtype=np.int64))
         assert np.array_equal(state, fresh(size))     # the original is untouched
         assert k.current_player(copy) == -1
+
+
+def test_packed_liberty_sums_stay_exact_at_the_largest_board():
+    """A group's pseudo-liberties (count, sum, sum of squares) share one word:
+    at 19x19 (points below 441) even 1,444 of them, the most a group can have,
+    decode exactly, and "one liberty" is told from several."""
+    from boardlab.fast._yugo import _M_CNT, _M_S1, _S1, _S2, _lib, _single
+    rng = np.random.default_rng(3)
+    for n, points in [(1444, [440]), (1444, [439, 440]), (1, [22]), (7, [100, 101, 300])]:
+        libs = rng.choice(points, n)
+        libs[: len(points)] = points  # every point present
+        packed = sum(int(_lib(int(y))) for y in libs)
+        assert packed & _M_CNT == n
+        assert (packed >> _S1) & _M_S1 == int(libs.sum())
+        assert packed >> _S2 == int((libs * libs).sum())
+        assert bool(_single(packed)) == (len(points) == 1)
+        # taking them away again, one by one, leaves nothing
+        for y in libs:
+            packed -= int(_lib(int(y)))
+        assert packed == 0

@@ -75,13 +75,21 @@ H_STAMP = 12      # last stamp used in SEEN
 HEADER = 16
 
 # per-point arrays, each H_NP long, in this order after the header
-# A_GLIB spans three arrays' room: group g's liberty count, sum and sum of
-# squares side by side at 3 * g (one cache line, not three, per group read).
-# What the legal-move scan reads comes first (COL, GID, GLIB), so a batch's
-# step touches as few lines and pages of a state as it can.
-A_COL, A_GID, A_GLIB, A_KING, A_NXT, A_GSIZE = 0, 1, 2, 5, 6, 7
-A_EMPL, A_EMPP, A_MLIST, A_MIDX, A_MARKS, A_STK, A_STK2, A_SEEN = 8, 9, 10, 11, 12, 13, 14, 15
-N_ARRAYS = 16
+# GLIB holds group g's liberty count, sum and sum of squares (pseudo-liberties,
+# with repetition) packed in one word at g: see _lib. What the legal-move scan
+# reads comes first (COL, GID, GLIB), so a batch's step touches as few cache
+# lines of a state as it can (docs/engine.md, "Batched stepping").
+A_COL, A_GID, A_GLIB, A_KING, A_NXT, A_GSIZE = 0, 1, 2, 3, 4, 5
+A_EMPL, A_EMPP, A_MLIST, A_MIDX, A_MARKS, A_STK, A_STK2, A_SEEN = 6, 7, 8, 9, 10, 11, 12, 13
+N_ARRAYS = 14
+
+# GLIB's packing: count in bits 0-10, sum in 11-31, sum of squares from 32.
+# At 19x19 (W = 21, points below 441) a group has at most 4 * 361 = 1,444
+# pseudo-liberties, so the sum is below 1444 * 441 < 2^20 and the sum of
+# squares below 1444 * 441^2 < 2^29: no field can reach the next, and as all
+# three are sums, adding or subtracting packed words adds or subtracts each.
+_S1, _S2 = 11, 32
+_M_CNT, _M_S1 = (1 << _S1) - 1, (1 << (_S2 - _S1)) - 1
 
 
 def state_len(size: int) -> int:
@@ -116,31 +124,31 @@ def _to_p(state: np.ndarray, x: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _single_liberty(state: np.ndarray, g: int) -> bool:
-    """True iff group ``g`` has exactly one liberty."""
-    np_ = state[H_NP]
-    h = HEADER + A_GLIB * np_ + 3 * g
-    c = state[h]
-    s1 = state[h + 1]
-    s2 = state[h + 2]
-    return (c > 0) & (s1 * s1 == c * s2)
+def _lib(y: int) -> int:
+    """The packed GLIB word of one pseudo-liberty at point y."""
+    return 1 + (y << _S1) + ((y * y) << _S2)
 
 
 @njit(cache=True, inline="always")
-def _look(state: np.ndarray, col: int, gid: int, gc: int, np_: int, y: int,
+def _single(packed: int) -> bool:
+    """True iff a packed GLIB word counts exactly one distinct liberty: some,
+    and sum^2 == count * sum of squares (equality in Cauchy-Schwarz: all the
+    same point)."""
+    c = packed & _M_CNT
+    s1 = (packed >> _S1) & _M_S1
+    return (c > 0) & (s1 * s1 == c * (packed >> _S2))
+
+
+@njit(cache=True, inline="always")
+def _look(state: np.ndarray, col: int, gid: int, gc: int, y: int,
           mine: int) -> tuple[bool, bool]:
     """One neighbour y of an empty point, for the mover (color value mine):
     (an enemy group whose last liberty is the point, a liberty for the mover's
     new group: y empty or a friendly group with another liberty). Branch-free:
-    an empty or border point's GID names some group or -1, harmless here, as
-    the color tests mask what it reads."""
+    an empty or border point's GID is -1, so its GLIB read lands on GID's last
+    word, one cache line for all of them, and the color tests mask it."""
     v = state[col + y]
-    g = state[gid + y]
-    h = gc + 3 * g
-    c = state[h]
-    s1 = state[h + 1]
-    s2 = state[h + 2]
-    single = (c > 0) & (s1 * s1 == c * s2)
+    single = _single(state[gc + state[gid + y]])
     return (v == 3 - mine) & single, (v == 0) | ((v == mine) & ~single)
 
 
@@ -153,10 +161,10 @@ def _kind(state: np.ndarray, x: int, mine: int) -> int:
     gid = HEADER + A_GID * np_
     gc = HEADER + A_GLIB * np_
     w = state[H_W]
-    k0, f0 = _look(state, col, gid, gc, np_, x - 1, mine)
-    k1, f1 = _look(state, col, gid, gc, np_, x + 1, mine)
-    k2, f2 = _look(state, col, gid, gc, np_, x - w, mine)
-    k3, f3 = _look(state, col, gid, gc, np_, x + w, mine)
+    k0, f0 = _look(state, col, gid, gc, x - 1, mine)
+    k1, f1 = _look(state, col, gid, gc, x + 1, mine)
+    k2, f2 = _look(state, col, gid, gc, x - w, mine)
+    k3, f3 = _look(state, col, gid, gc, x + w, mine)
     if k0 | k1 | k2 | k3:
         return 2
     return 1 if f0 | f1 | f2 | f3 else 0
@@ -204,8 +212,7 @@ def _merge(state: np.ndarray, a: int, b: int) -> int:
     state[nxt + a] = state[nxt + b]
     state[nxt + b] = na
     state[gsize + a] += state[gsize + b]
-    for k in range(3):
-        state[glib + 3 * a + k] += state[glib + 3 * b + k]
+    state[glib + a] += state[glib + b]
     return a
 
 
@@ -223,9 +230,7 @@ def _flood_group(state: np.ndarray, z0: int, stk: int) -> None:
     c0 = state[col + z0]
     state[gid + z0] = z0
     state[nxt + z0] = z0
-    cnt = 0
-    s1 = 0
-    s2 = 0
+    libs = 0
     size = 0
     top = 1
     state[stk] = z0
@@ -237,19 +242,14 @@ def _flood_group(state: np.ndarray, z0: int, stk: int) -> None:
             y = z + (-1 if k == 0 else 1 if k == 1 else -w if k == 2 else w)
             v = state[col + y]
             if v == 0:
-                cnt += 1
-                s1 += y
-                s2 += y * y
+                libs += _lib(y)
             elif v == c0 and state[gid + y] < 0:
                 state[gid + y] = z0
                 state[nxt + y] = state[nxt + z0]
                 state[nxt + z0] = y
                 state[stk + top] = y
                 top += 1
-    h = HEADER + A_GLIB * np_ + 3 * z0
-    state[h] = cnt
-    state[h + 1] = s1
-    state[h + 2] = s2
+    state[HEADER + A_GLIB * np_ + z0] = libs
     state[HEADER + A_GSIZE * np_ + z0] = size
 
 
@@ -287,6 +287,7 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
     for i in range(nr):
         r = state[stk + i]
         state[col + r] = 0
+        state[gid + r] = -1    # an empty point's group is -1 (see _look)
         _empty_add(state, r)
     for i in range(nr):
         r = state[stk + i]
@@ -296,10 +297,7 @@ def _strip_pawns(state: np.ndarray, g: int) -> None:
             if v != 0 and v != BORDER:
                 h = state[gid + y]
                 if h >= 0:
-                    q = glib + 3 * h
-                    state[q] += 1
-                    state[q + 1] += r
-                    state[q + 2] += r * r
+                    state[glib + h] += _lib(r)
     for i in range(nk):
         z0 = state[stk + np_ - 1 - i]
         if state[gid + z0] >= 0:
@@ -324,35 +322,26 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
     state[gid + x] = x
     state[nxt + x] = x
     state[HEADER + A_GSIZE * np_ + x] = 1
-    q = glib + 3 * x
-    state[q] = 0
-    state[q + 1] = 0
-    state[q + 2] = 0
+    state[glib + x] = 0
     # one pass over the neighbours: x's own liberties are summed here and
     # added to whatever group x ends up in (merges add the counters up)
-    cnt = 0
-    s1 = 0
-    s2 = 0
+    libs = 0
     root = x
     ncap = 0
     cap0 = cap1 = cap2 = cap3 = -1
-    xx = x * x
+    lx = _lib(x)
     for k in range(4):
         y = x + (-1 if k == 0 else 1 if k == 1 else -w if k == 2 else w)
         v = state[col + y]
         if v == 0:
-            cnt += 1
-            s1 += y
-            s2 += y * y
+            libs += _lib(y)
             continue
         if v == BORDER:
             continue
         g = state[gid + y]
-        q = glib + 3 * g
-        c = state[q] - 1                  # y's group loses the liberty x
-        state[q] = c
-        state[q + 1] -= x
-        state[q + 2] -= xx
+        left = state[glib + g] - lx       # y's group loses the liberty x
+        state[glib + g] = left
+        c = left & _M_CNT
         if v == mine:
             if g != root:
                 root = _merge(state, root, g)
@@ -366,16 +355,13 @@ def _place(state: np.ndarray, x: int, is_king: bool) -> None:
             else:
                 cap3 = g
             ncap += 1
-    q = glib + 3 * root
-    state[q] += cnt
-    state[q + 1] += s1
-    state[q + 2] += s2
+    state[glib + root] += libs
     if is_king:
         for i in range(ncap):
             g = cap0 if i == 0 else cap1 if i == 1 else cap2 if i == 2 else cap3
             _strip_pawns(state, g)
         own = state[gid + x]
-        if state[glib + 3 * own] == 0:
+        if (state[glib + own] & _M_CNT) == 0:
             _strip_pawns(state, own)
     state[H_PLAYER] = 1 - me
     state[H_PASSES] = 0
