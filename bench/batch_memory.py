@@ -9,8 +9,8 @@ and ``floor`` ns/game, a compiled loop that only reads one word of every
 cache line of each game's whole state row, game after game: what one pass
 over every word of the states costs where they live (a step reads only part
 of its row, so it loses less). "set" is the states of the whole batch; the
-core's L2 cache is 2 MB on the machine of docs/engine.md. Best of ``--rounds`` rounds, the sizes
-interleaved, CPU time of one process.
+core's L2 cache is 2 MB on the machine of docs/engine.md. Best of
+``--rounds`` rounds, the sizes interleaved, CPU time of one process.
 
     python bench/batch_memory.py [GAME ...] [--batches 64,128,256,512,1024,4096] [--rounds 3]
 """
@@ -28,12 +28,12 @@ from boardlab.fast import Batch, _batch_loops
 
 
 @njit(cache=True)
-def _read_hot(states, hot, reps):
+def _read_rows(states, reps):
     total = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
             row = states[i]
-            for w in range(0, hot, 8):
+            for w in range(0, row.shape[0], 8):
                 total += row[w]
     return total
 
@@ -53,7 +53,7 @@ def step_ns(env: Batch, seconds: float) -> float:
 def floor_ns(env: Batch) -> float:
     reps = max(1, 200_000 // env.n)
     start = time.process_time()
-    _read_hot(env.states, env.states.shape[1], reps)
+    _read_rows(env.states, reps)
     return (time.process_time() - start) / (reps * env.n) * 1e9
 
 
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         envs = {n: Batch(game, n, seed=1, auto_reset=True) for n in sizes}
         for env in envs.values():
             env.step(env.random_actions())  # load the compiled code
-            _read_hot(env.states, env.states.shape[1], 1)
+            _read_rows(env.states, 1)
         step = dict.fromkeys(sizes, np.inf)
         floor = dict.fromkeys(sizes, np.inf)
         for _ in range(args.rounds):
