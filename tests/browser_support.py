@@ -98,6 +98,70 @@ def launch_chromium():
             browser.close()
 
 
+# ---------------------------------------------------------------- fixtures
+# A test module takes these by naming them at its top level (``browser, server
+# = browser_support.browser, browser_support.server``): one app and one
+# chromium a module.
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app on a fresh SQLite file, for the whole module."""
+    tmp = tmp_path_factory.mktemp("web")
+    srv = Server(tmp / "games.sqlite3", tmp / "server.log")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch_chromium() as b:
+        yield b
+
+
+class Pages:
+    """Browser contexts opened by one test, every page watched for script
+    errors (the test fails on any, once it is done)."""
+
+    def __init__(self, browser, url: str, timeout_ms: int = 20_000, **context) -> None:
+        self.browser, self.url, self.timeout_ms = browser, url, timeout_ms
+        self.context = {"viewport": {"width": 1200, "height": 860}} | context
+        self.contexts: list = []
+        self.errors: list[str] = []
+
+    def open(self, hash_: str = "", **context):
+        """A new page on the app's start screen (then on ``hash_``, with the
+        API-made games' owner tokens shared, if given)."""
+        ctx = self.browser.new_context(**(self.context | context))
+        self.contexts.append(ctx)
+        pg = ctx.new_page()
+        pg.set_default_timeout(self.timeout_ms)
+        pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        pg.goto(self.url + "/")
+        pg.wait_for_selector("#ng-game option", state="attached")
+        if hash_:
+            share_owners(pg)
+            pg.goto(self.url + "/" + hash_)
+        return pg
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def pages(browser, server):
+    """Pages for one test on the module's app (default context and timeout)."""
+    opened = Pages(browser, server.url)
+    yield opened
+    opened.close()
+
+
+def live(page) -> dict:
+    """The game the page shows, as its script holds it."""
+    return page.evaluate("window.boardlab.live()")
+
+
 # ---------------------------------------------------------------- set-ups through the API
 #: owner tokens of the games the API helpers made (the server is not --public):
 #: sent with each request for that game and put in the page's localStorage,

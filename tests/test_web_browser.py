@@ -21,7 +21,10 @@ import shutil
 import pytest
 
 import boardlab
-from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
+import browser_support
+from browser_support import BROWSER_MARKS, ROOT, Pages, live
+
+browser, server = browser_support.browser, browser_support.server  # the fixtures: one each a module
 
 pytestmark = BROWSER_MARKS
 
@@ -30,34 +33,12 @@ KING = re.compile(r"k[a-s]\d+\Z")
 MOVE_TIMEOUT = 20_000  # ms
 
 
-# ---------------------------------------------------------------- the server
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("web")
-    srv = Server(tmp / "games.sqlite3", tmp / "server.log")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as b:
-        yield b
-
-
+# ---------------------------------------------------------------- the page
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 860}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(MOVE_TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server.url + "/")
-    pg.wait_for_selector("#ng-game option", state="attached")
-    yield pg
-    context.close()
-    assert not errors, errors
+    pages = Pages(browser, server.url, MOVE_TIMEOUT, accept_downloads=True)
+    yield pages.open()
+    pages.close()
 
 
 def shot(page, name: str) -> None:
@@ -66,10 +47,6 @@ def shot(page, name: str) -> None:
 
 
 # ---------------------------------------------------------------- driving the page
-def live(page) -> dict:
-    return page.evaluate("window.boardlab.live()")
-
-
 def board(page, key: str) -> str:
     return page.eval_on_selector("#board", f"b => b.dataset.{key}")
 

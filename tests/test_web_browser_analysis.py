@@ -17,7 +17,10 @@ import time
 import pytest
 
 import boardlab
-from browser_support import BROWSER_MARKS, ROOT, Server, launch_chromium
+import browser_support
+from browser_support import BROWSER_MARKS, ROOT, Pages, Server, live
+
+browser = browser_support.browser  # the fixture: one chromium a module
 
 pytestmark = BROWSER_MARKS
 TIMEOUT = 30_000  # ms
@@ -33,28 +36,12 @@ def server(tmp_path_factory):
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as b:
-        yield b
-
-
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server.url + "/")
-    pg.wait_for_selector("#ng-game option", state="attached")
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
-def live(page) -> dict:
-    return page.evaluate("window.boardlab.live()")
+    pages = Pages(browser, server.url, TIMEOUT, viewport={"width": 1280, "height": 900},
+                  accept_downloads=True)
+    yield pages.open()
+    pages.close()
 
 
 def hot_seat(page, game: str) -> None:

@@ -13,7 +13,10 @@ import random
 
 import pytest
 
-from browser_support import BROWSER_MARKS, Server, launch_chromium
+import browser_support
+from browser_support import BROWSER_MARKS, Server, live
+
+browser = browser_support.browser  # the fixture: one chromium a module
 
 pytestmark = BROWSER_MARKS
 
@@ -39,16 +42,6 @@ def server(tmp_path_factory):
     srv.start()
     yield srv.url, srv.log
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as b:
-        yield b
-
-
-def live(page) -> dict:
-    return page.evaluate("window.boardlab.live()")
 
 
 def wait_ply(page, ply: int) -> dict:

@@ -11,54 +11,28 @@ from __future__ import annotations
 import pytest
 
 import boardlab
+import browser_support
 from browser_support import (
     BROWSER_MARKS,
-    Server,
     api_game,
     api_play,
     api_random_to_end,
     http,
-    launch_chromium,
     learn_owners,
+    live,
     share_owners,
 )
+
+# the fixtures: one app and one chromium a module, pages for a test
+browser, server, pages = browser_support.browser, browser_support.server, browser_support.pages
 
 pytestmark = BROWSER_MARKS
 TIMEOUT = 20_000  # ms
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("web")
-    srv = Server(tmp / "games.sqlite3", tmp / "server.log")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as b:
-        yield b
-
-
-def open_page(browser, server, **context):
-    ctx = browser.new_context(**({"viewport": {"width": 1200, "height": 860}} | context))
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server.url + "/")
-    pg.wait_for_selector("#ng-game option", state="attached")
-    return ctx, pg, errors
-
-
 @pytest.fixture
-def page(browser, server):
-    ctx, pg, errors = open_page(browser, server)
-    yield pg
-    ctx.close()
-    assert not errors, errors
+def page(pages):
+    return pages.open()
 
 
 # ---------------------------------------------------------------- rules pages
@@ -98,58 +72,42 @@ def show(page, server, gid: str, ply: int | None = None) -> None:
     page.wait_for_function("() => window.boardlab.live() !== null")
 
 
-def live(page) -> dict:
-    return page.evaluate("window.boardlab.live()")
-
-
 # ---------------------------------------------------------------- phone
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2}
 
 
-def test_phone_first_tap_on_a_panel_button_after_the_board_works(browser, server):
+def test_phone_first_tap_on_a_panel_button_after_the_board_works(pages, server):
     """390 px wide, touch: tap d4 in vimbre 7x7, tap "Confirm d4" once: d4 is played.
     Before the fix the board's blur emptied the line under it, the panel jumped
     up between press and release and the first tap did nothing."""
-    ctx, pg, errors = open_page(browser, server, **PHONE)
-    try:
-        st = api_game(server, game="vimbre", size=7)
-        show(pg, server, st["id"])
-        pg.tap('#board [data-point="d4"]')
-        pg.wait_for_selector('#actions [data-action="confirm"]:not([disabled])')
-        # the panel must not move when the board loses focus (what a tap elsewhere does)
-        focused = pg.locator("#actions").bounding_box()
-        pg.evaluate("document.querySelector('#board').blur()")
-        assert pg.locator("#actions").bounding_box()["y"] == focused["y"]
-        pg.focus("#board")
-        pg.tap('#actions [data-action="confirm"]')
-        pg.wait_for_function("() => window.boardlab.live().ply >= 1", timeout=5000)
-        assert live(pg)["moves"][0] == "d4"
-    finally:
-        ctx.close()
-    assert not errors, errors
+    pg = pages.open(**PHONE)
+    st = api_game(server, game="vimbre", size=7)
+    show(pg, server, st["id"])
+    pg.tap('#board [data-point="d4"]')
+    pg.wait_for_selector('#actions [data-action="confirm"]:not([disabled])')
+    # the panel must not move when the board loses focus (what a tap elsewhere does)
+    focused = pg.locator("#actions").bounding_box()
+    pg.evaluate("document.querySelector('#board').blur()")
+    assert pg.locator("#actions").bounding_box()["y"] == focused["y"]
+    pg.focus("#board")
+    pg.tap('#actions [data-action="confirm"]')
+    pg.wait_for_function("() => window.boardlab.live().ply >= 1", timeout=5000)
+    assert live(pg)["moves"][0] == "d4"
 
 
-def test_touch_screens_show_the_legal_points_without_hover(browser, server):
-    ctx, pg, errors = open_page(browser, server, **PHONE)
-    try:
-        st = api_game(server, game="robble", size=5, options={"pie": False})
-        show(pg, server, st["id"])
-        assert pg.evaluate("matchMedia('(hover: none)').matches")
-        shown = pg.eval_on_selector('#board [data-point="c3"].legal .hint-dot',
-                                    "e => getComputedStyle(e).display")
-        assert shown != "none"
-    finally:
-        ctx.close()
-    assert not errors, errors
-    ctx, pg, errors = open_page(browser, server)  # a mouse: the hover hint instead, no dots
-    try:
-        show(pg, server, st["id"])
-        assert pg.eval_on_selector('#board [data-point="c3"].legal .hint-dot',
-                                   "e => getComputedStyle(e).display") == "none"
-    finally:
-        ctx.close()
-    assert not errors, errors
+def test_touch_screens_show_the_legal_points_without_hover(pages, server):
+    pg = pages.open(**PHONE)
+    st = api_game(server, game="robble", size=5, options={"pie": False})
+    show(pg, server, st["id"])
+    assert pg.evaluate("matchMedia('(hover: none)').matches")
+    shown = pg.eval_on_selector('#board [data-point="c3"].legal .hint-dot',
+                                "e => getComputedStyle(e).display")
+    assert shown != "none"
+    pg = pages.open()  # a mouse: the hover hint instead, no dots
+    show(pg, server, st["id"])
+    assert pg.eval_on_selector('#board [data-point="c3"].legal .hint-dot',
+                               "e => getComputedStyle(e).display") == "none"
 
 
 # ---------------------------------------------------------------- formats and messages
@@ -374,40 +332,31 @@ def test_damaged_play_link_shows_an_error_page(page, server):
     assert "damaged" in page.inner_text("#error-text")  # and no page error (the fixture checks)
 
 
-def test_dark_mode_follows_the_system(browser, server):
-    ctx, pg, errors = open_page(browser, server, color_scheme="dark")
-    try:
-        bg = pg.evaluate("getComputedStyle(document.documentElement).backgroundColor")
-        r, g, b = (int(x) for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3])
-        assert max(r, g, b) < 64, bg
-    finally:
-        ctx.close()
-    assert not errors, errors
+def test_dark_mode_follows_the_system(pages, server):
+    pg = pages.open(color_scheme="dark")
+    bg = pg.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    r, g, b = (int(x) for x in bg[bg.index("(") + 1:bg.index(")")].split(",")[:3])
+    assert max(r, g, b) < 64, bg
 
 
-def test_online_copy_buttons_and_the_friends_name(browser, server):
-    ctx, ann, errors = open_page(browser, server)
-    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
-    ctx2, bob, errors2 = open_page(browser, server)
-    try:
-        ann.select_option("#ng-game", "robble")
-        ann.check("input[name=opponent][value=online]")
-        ann.click("#ng-start")
-        ann.wait_for_selector("#invite-link")
-        ann.wait_for_function("() => document.querySelector('#invite-link').value.length > 0")
-        invite = ann.input_value("#invite-link")
-        ann.click('button[data-copy="invite-link"]')
-        ann.wait_for_function("() => document.querySelector('button[data-copy=\"invite-link\"]').textContent === 'Copied'")
-        assert ann.evaluate("navigator.clipboard.readText()") == invite
-        bob.goto(invite)
-        bob.wait_for_selector("#name-form:not([hidden])")
-        bob.fill("#my-name", "Bob")
-        bob.click("#name-form button[type=submit]")
-        ann.wait_for_function("() => document.querySelector('#players').textContent.includes('Bob')")
-    finally:
-        ctx.close()
-        ctx2.close()
-    assert not errors and not errors2, errors + errors2
+def test_online_copy_buttons_and_the_friends_name(pages, server):
+    ann = pages.open()
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    bob = pages.open()
+    ann.select_option("#ng-game", "robble")
+    ann.check("input[name=opponent][value=online]")
+    ann.click("#ng-start")
+    ann.wait_for_selector("#invite-link")
+    ann.wait_for_function("() => document.querySelector('#invite-link').value.length > 0")
+    invite = ann.input_value("#invite-link")
+    ann.click('button[data-copy="invite-link"]')
+    ann.wait_for_function("() => document.querySelector('button[data-copy=\"invite-link\"]').textContent === 'Copied'")
+    assert ann.evaluate("navigator.clipboard.readText()") == invite
+    bob.goto(invite)
+    bob.wait_for_selector("#name-form:not([hidden])")
+    bob.fill("#my-name", "Bob")
+    bob.click("#name-form button[type=submit]")
+    ann.wait_for_function("() => document.querySelector('#players').textContent.includes('Bob')")
 
 
 def test_playing_on_a_loaded_record_does_not_name_the_old_computer(page, server):

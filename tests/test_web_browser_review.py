@@ -20,18 +20,21 @@ import time
 import pytest
 
 import boardlab
+import browser_support
 from browser_support import (
     BROWSER_MARKS,
     ROOT,
-    Server,
+    Pages,
     api_game,
     api_play,
     api_random_to_end,
     http,
-    launch_chromium,
     learn_owners,
+    live,
     share_owners,
 )
+
+browser, server = browser_support.browser, browser_support.server  # the fixtures: one each a module
 
 pytestmark = BROWSER_MARKS
 TIMEOUT = 30_000  # ms
@@ -40,49 +43,11 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("web")
-    srv = Server(tmp / "games.sqlite3", tmp / "server.log")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch_chromium() as b:
-        yield b
-
-
-class Pages:
-    """Browser contexts opened by a test, each page watched for errors."""
-
-    def __init__(self, browser, server) -> None:
-        self.browser, self.server = browser, server
-        self.contexts, self.errors = [], []
-
-    def open(self, hash_: str = "", **context):
-        ctx = self.browser.new_context(**(DESKTOP | {"accept_downloads": True} | context))
-        self.contexts.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(TIMEOUT)
-        pg.on("pageerror", lambda e: self.errors.append(str(e)))
-        pg.goto(self.server.url + "/")
-        pg.wait_for_selector("#ng-game option", state="attached")
-        if hash_:
-            share_owners(pg)
-            pg.goto(self.server.url + "/" + hash_)
-        return pg
-
-
 @pytest.fixture
 def pages(browser, server):
-    p = Pages(browser, server)
-    yield p
-    for ctx in p.contexts:
-        ctx.close()
-    assert not p.errors, p.errors
+    opened = Pages(browser, server.url, TIMEOUT, accept_downloads=True, **DESKTOP)
+    yield opened
+    opened.close()
 
 
 def shot(page, name: str, docs: bool = False) -> None:
@@ -90,10 +55,6 @@ def shot(page, name: str, docs: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     if docs and os.environ.get("BOARDLAB_UPDATE_DOCS") == "1":
         shutil.copy2(SHOTS / f"{name}.png", ROOT / "docs" / "screenshots" / f"{name}.png")
-
-
-def live(page) -> dict:
-    return page.evaluate("window.boardlab.live()")
 
 
 def shown_game(page, gid: str) -> None:
