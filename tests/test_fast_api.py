@@ -155,6 +155,24 @@ def test_random_actions_asked_twice_are_drawn_anew_and_legal(name: str) -> None:
         _compare(env, games)
 
 
+def test_mask_copy_equals_the_masks_whatever_the_memory_held(name: str) -> None:
+    """mask_copy reads each row only over its bits' span and writes the rest:
+    on memory that held ones before (a freed block is handed out again),
+    every byte outside the spans must still come out False; games over
+    (all False) included."""
+    env = Batch(name, 6, 5, seed=4)
+    for step in range(400):
+        junk = np.ones_like(env.legal_mask)
+        del junk  # the next allocation of that size likely reuses its ones
+        copy = env.mask_copy()
+        assert copy is not env.legal_mask and not np.shares_memory(copy, env.legal_mask)
+        np.testing.assert_array_equal(copy, env.legal_mask, err_msg=f"{name} step {step}")
+        if (env.current_player < 0).all():
+            break
+        env.step(env.random_actions())
+    assert (env.current_player < 0).all(), "no batch ran to its end: finished games untested"
+
+
 def test_restart_puts_only_the_given_games_back_at_the_start(name: str) -> None:
     env = Batch(name, 4, 5, seed=3)
     start_mask, start_player = env.legal_mask[0].copy(), int(env.current_player[0])

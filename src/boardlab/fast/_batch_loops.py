@@ -219,6 +219,32 @@ class _NoPlanes:
     planes_of = _no_planes
 
 
+_BYTES = types.Array(types.uint8, 2, "C")
+
+
+@njit(types.none(_BYTES, _STATES, _BYTES), cache=True)
+def copy_masks(mask, span, out):
+    """``out`` (new, not initialised) becomes a copy of ``mask``, each row
+    read only over the span its bits lie in and zero-filled elsewhere. A
+    plain copy reads every byte: kilobytes a row for implo and vimbre with a
+    few dozen set, and at large batches those reads come from memory
+    (docs/engine.md, "Batched stepping"). Bytes, not bools, and loops
+    counted from 0 (no negative-index wrap to test): so each loop
+    vectorises."""
+    width = mask.shape[1]
+    for i in range(mask.shape[0]):
+        lo, hi = span[i, 0], span[i, 1]
+        if 2 * (hi - lo) > width:  # most of the row: copy it whole
+            lo, hi = 0, width
+        head, src, dst, tail = out[i, :lo], mask[i, lo:hi], out[i, lo:hi], out[i, hi:]
+        for a in range(lo):
+            head[a] = 0
+        for a in range(hi - lo):
+            dst[a] = src[a]
+        for a in range(width - hi):
+            tail[a] = 0
+
+
 @njit(types.none(_MASK, _RNGS, STATE), cache=True)
 def random_actions(mask, rngs, out):  # used only when random_actions() is asked twice between steps
     """A uniform random legal action per game, from the masks (-1 where none

@@ -203,7 +203,7 @@ class VectorEnv:
         if obs is self._obs:  # copy=False: the env's own buffers, the same objects every call
             return {"observation": self._obs_view, "action_mask": mask}
         return {"observation": obs.reshape(self.num_envs, *self.observation_shape),
-                "action_mask": mask.copy()}
+                "action_mask": self._batch.mask_copy()}
 
     def _info(self) -> dict[str, np.ndarray]:
         if self.copy:
