@@ -95,7 +95,7 @@ def openspiel_floor_us(seconds: float = 1.0) -> float:
 
 def pettingzoo_floor_us(seconds: float = 1.0) -> float:
     """µs a step of bench/adapters.py's PettingZoo loop on a do-nothing AEC env."""
-    from adapters import legal_of
+    from adapters import aec_loop
     from pettingzoo import AECEnv
 
     class FloorEnv(AECEnv):
@@ -134,23 +134,7 @@ def pettingzoo_floor_us(seconds: float = 1.0) -> float:
             else:
                 self.agent_selection = "white" if agent == "black" else "black"
 
-    env = FloorEnv()
-    rng = random.Random(1)
-
-    def loop(deadline: float) -> int:
-        steps = 0
-        while time.process_time() < deadline:
-            env.reset()
-            for _ in env.agent_iter():
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = legal_of(obs["action_mask"])
-                env.step(int(legal[int(rng.random() * len(legal))]))
-                steps += 1
-        return steps
-    return _per_step_us(loop, seconds)
+    return _per_step_us(aec_loop(FloorEnv(), random.Random(1)), seconds)
 
 
 def floors_us(seconds: float = 1.0) -> tuple[float, float]:

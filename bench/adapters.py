@@ -57,6 +57,21 @@ def timed(loop: Callable[[float], int], seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
+def stepping_loop(env, n: int) -> Callable[[float], int]:
+    """``env.step(env.random_actions())`` until the deadline, counting ``n``
+    game steps a call: a ``Batch`` or a ``VectorEnv`` of ``n`` games (the
+    first call, which loads the compiled code, is made before timing)."""
+    env.step(env.random_actions())
+
+    def loop(deadline: float) -> int:
+        steps = 0
+        while time.process_time() < deadline:
+            env.step(env.random_actions())
+            steps += n
+        return steps
+    return loop
+
+
 def raw_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]:
     cls = boardlab.game_class(name)
 
@@ -95,7 +110,12 @@ def openspiel_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
 
 def pettingzoo_loop(name: str, size: int, rng: random.Random) -> Callable[[float], int]:
     from boardlab.research import pettingzoo
-    env = pettingzoo.env(name, size=size)
+    return aec_loop(pettingzoo.env(name, size=size), rng)
+
+
+def aec_loop(env, rng: random.Random) -> Callable[[float], int]:
+    """The random loop on a PettingZoo AEC env: ``last()``, a legal action
+    from the mask, ``step()`` (``step(None)`` for an agent that is done)."""
 
     def loop(deadline: float) -> int:
         steps = 0

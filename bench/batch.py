@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import time
+
+from adapters import stepping_loop, timed  # bench/adapters.py (same folder)
 
 import boardlab
 
@@ -21,17 +22,8 @@ import boardlab
 def steps_per_s(name: str, n: int, seconds: float) -> tuple[float, float]:
     from boardlab.fast import Batch
 
-    env = Batch(name, n, seed=1, auto_reset=True)
-    env.step(env.random_actions())  # load or compile before timing
-    calls = 0
-    start = time.process_time()
-    while True:
-        env.step(env.random_actions())
-        calls += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
-    return calls * n / elapsed, calls / elapsed
+    rate = timed(stepping_loop(Batch(name, n, seed=1, auto_reset=True), n), seconds)
+    return rate, rate / n
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 import warnings
 
-from adapters import pettingzoo_loop, timed  # bench/adapters.py (same folder)
+from adapters import pettingzoo_loop, stepping_loop, timed  # bench/adapters.py (same folder)
 
 import boardlab
 
@@ -28,16 +27,7 @@ def vector_steps_per_s(name: str, n: int, seconds: float) -> float:
 
     env = VectorEnv(name, n)
     env.reset(seed=1)
-    env.step(env.random_actions())  # load or compile before timing
-    calls = 0
-    start = time.process_time()
-    while True:
-        env.step(env.random_actions())
-        calls += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
-    return calls * n / elapsed
+    return timed(stepping_loop(env, n), seconds)
 
 
 def main(argv: list[str] | None = None) -> None:

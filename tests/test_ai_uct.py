@@ -14,6 +14,7 @@ from boardlab.ai.stats import SPRT, score_from_elo
 from boardlab.ai.uct import UCTAgent
 from boardlab.cli.match import report
 from boardlab.errors import OptionError
+from conftest import one_winning_move
 
 
 # ---------------------------------------------------------------- Limit
@@ -91,27 +92,8 @@ def test_uct_stops_at_the_first_clock_reading_past_its_budget():
     assert agent.simulations >= 1
 
 
-def _one_winning_move(name: str, size: int, seed: int):
-    """A position from seeded random play where exactly one move wins at once."""
-    import random
-    rng = random.Random(seed)
-    for _ in range(200):
-        game = boardlab.new_game(name, size)
-        while not game.is_over:
-            wins = []
-            for m in game.legal_moves():
-                probe = game.copy()
-                probe.play(m)
-                if probe.is_over and probe.winner == game.to_move:
-                    wins.append(m)
-            if len(wins) == 1 and len(game.legal_moves()) > 10:
-                return game, wins[0]
-            game.play(rng.choice(game.legal_moves()))
-    raise AssertionError("no such position found")
-
-
 def test_uct_finds_the_only_winning_move():
-    game, win = _one_winning_move("vimbre", 5, seed=4)
+    game, win = one_winning_move("vimbre", 5, seed=4)
     assert make_agent("uct:3000", seed=1).choose(game) == win
 
 

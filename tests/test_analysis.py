@@ -19,27 +19,10 @@ from boardlab import records
 from boardlab.ai.analysis import THRESHOLDS, analyse, analyse_game
 from boardlab.ai.limit import Limit
 from boardlab.ai.match import run_match
+from conftest import one_winning_move
 
 PY = sys.executable
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "src")}
-
-
-def _one_winning_move(name: str, size: int, seed: int):
-    """A position from seeded random play where exactly one move wins at once."""
-    rng = random.Random(seed)
-    for _ in range(200):
-        game = boardlab.new_game(name, size)
-        while not game.is_over:
-            wins = []
-            for m in game.legal_moves():
-                probe = game.copy()
-                probe.play(m)
-                if probe.is_over and probe.winner == game.to_move:
-                    wins.append(m)
-            if len(wins) == 1 and len(game.legal_moves()) > 10:
-                return game, wins[0]
-            game.play(rng.choice(game.legal_moves()))
-    raise AssertionError("no such position found")
 
 
 # ---------------------------------------------------------------- analyse()
@@ -61,7 +44,7 @@ def test_an_analysis_lists_legal_candidates_with_legal_lines(name):
 
 
 def test_analysis_finds_the_winning_move_and_says_it_is_won():
-    game, win = _one_winning_move("vimbre", 5, seed=4)
+    game, win = one_winning_move("vimbre", 5, seed=4)
     an = analyse(game, Limit(simulations=2000), seed=1)
     assert an.best.move == win
     assert an.best.proven and an.winrate == 1.0
