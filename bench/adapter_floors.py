@@ -78,19 +78,8 @@ def openspiel_floor_us(seconds: float = 1.0) -> float:
 
     if name not in pyspiel.registered_names():
         pyspiel.register_game(gtype, FloorGame)
-    game = pyspiel.load_game(name)
-    rng = random.Random(1)
-
-    def loop(deadline: float) -> int:
-        steps = 0
-        while time.process_time() < deadline:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[int(rng.random() * len(legal))])
-                steps += 1
-        return steps
-    return _per_step_us(loop, seconds)
+    from adapters import spiel_loop
+    return _per_step_us(spiel_loop(pyspiel.load_game(name), random.Random(1)), seconds)
 
 
 def pettingzoo_floor_us(seconds: float = 1.0) -> float:

@@ -94,7 +94,12 @@ def openspiel_loop(name: str, size: int, rng: random.Random) -> Callable[[float]
     import pyspiel
 
     import boardlab.research.openspiel  # noqa: F401
-    game = pyspiel.load_game(f"python_boardlab_{name}", {"size": size})
+    return spiel_loop(pyspiel.load_game(f"python_boardlab_{name}", {"size": size}), rng)
+
+
+def spiel_loop(game, rng: random.Random) -> Callable[[float], int]:
+    """The random loop on an OpenSpiel game: new states played to the end by
+    uniformly drawn legal actions."""
 
     def loop(deadline: float) -> int:
         steps = 0
