@@ -1,9 +1,11 @@
 """Uniform random playouts per second of a game's compiled kernel (boardlab.fast),
 one core: ``playout()`` on copies of a fresh ``init`` state, called from
 Python, CPU time of this process (``time.process_time``), the first call
-(compile or cache load) excluded. Prints one line per size.
+(compile or cache load) excluded. Prints one line per size. The game's
+options are its defaults unless given (``--option pie=no`` for robble
+against the C yardstick in ../shared/perf, which has no pie rule).
 
-    python bench/kernel_playouts.py GAME [--sizes 9,19] [--seconds S]
+    python bench/kernel_playouts.py GAME [--sizes 9,19] [--seconds S] [--option KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -14,15 +16,18 @@ import time
 import numpy as np
 
 import boardlab
+from boardlab.cli.args import option_pair
+from boardlab.fast import resolve
 from boardlab.fast._rng import new_rng
-from boardlab.fast.kernels import kernel
 
 
-def playouts_per_second(name: str, size: int, seconds: float, seed: int = 1) -> tuple[float, float]:
+def playouts_per_second(name: str, size: int, seconds: float, seed: int = 1,
+                        options: dict | None = None) -> tuple[float, float]:
     """(playouts per second, mean plies) over about ``seconds`` of CPU time."""
-    k = kernel(name)
-    init = np.zeros(k.state_len(size), dtype=np.int64)
-    k.init(init, size, k.encode_options({}))
+    req = resolve(name, size, options or {})
+    k = req.kernel
+    init = np.zeros(req.state_len, dtype=np.int64)
+    k.init(init, size, req.opts)
     rng = new_rng(seed)
     record = np.zeros(0, dtype=np.int64)
     k.playout(init.copy(), rng, record)  # compile / load outside the timing
@@ -41,11 +46,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("game")
     parser.add_argument("--sizes", default="default")
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--option", action="append", type=option_pair, default=[],
+                        metavar="KEY=VALUE", help="a game option (repeatable)")
     args = parser.parse_args(argv)
     default = boardlab.game_class(args.game).default_size
     for part in args.sizes.split(","):
         size = default if part.strip() == "default" else int(part)
-        rate, mean = playouts_per_second(args.game, size, args.seconds)
+        rate, mean = playouts_per_second(args.game, size, args.seconds, options=dict(args.option))
         print(f"{args.game:8} size {size:2}: {rate:9.0f} playouts/s, mean {mean:.1f} plies", flush=True)
 
 
