@@ -1,0 +1,38 @@
+"""The benchmark scripts still run: each quick one once, on tiny budgets and
+a small board, as a subprocess from the repository root (as the docs give
+the commands). Nothing here is timed: a benchmark's figures are its own
+business; a script that no longer starts (bench/kernel_playouts.py once
+passed no options to a kernel that needs them) is the suite's."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+RUNS = [
+    ["kernel_playouts.py", "robble", "--sizes", "5", "--seconds", "0.05", "--option", "pie=no"],
+    ["batch.py", "yugo", "--seconds", "0.05", "--batches", "1,4"],
+    ["vector.py", "implo", "--seconds", "0.05", "--batches", "4"],
+    ["batch_scaling.py", "pilo", "--batches", "4,8", "--rounds", "1", "--seconds", "0.02"],
+    ["batch_memory.py", "vimbre", "--batches", "4,8", "--rounds", "1"],
+    ["search_speed.py", "robble", "--seconds", "0.05", "--rounds", "1"],
+    ["playouts.py", "robble", "--seconds", "0.05", "--size", "5"],
+    ["adapters.py", "robble", "--seconds", "0.05", "--rounds", "1", "--size", "5"],
+    ["tries.py"],
+]
+
+
+@pytest.mark.parametrize("argv", RUNS, ids=[" ".join(a[:2]) for a in RUNS])
+def test_the_script_runs_and_prints_figures(argv: list[str]) -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / argv[0]), *argv[1:]], cwd=ROOT,
+                         env=ENV, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert re.search(r"\d", out.stdout), out.stdout  # a table with figures, not an empty run
