@@ -27,6 +27,7 @@ RUNS = [
     ["playouts.py", "robble", "--seconds", "0.05", "--size", "5"],
     ["adapters.py", "robble", "--seconds", "0.05", "--rounds", "1", "--size", "5"],
     ["tries.py"],
+    ["transpositions.py", "pilo", "--sims", "2000", "--at", "0.5"],
 ]
 
 
