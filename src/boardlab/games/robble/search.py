@@ -1,10 +1,12 @@
 """Robble's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
 
-``POLICY_PLAYOUT``: the kernel's uniform playout, three times as fast. At
-7x7 a simulation is almost all playout, and at equal time the searches'
-strength follows their simulations (the plain ``uct`` with four times the
-time scores 15-1 against itself), so the playout's speed is the knowledge
-that counts here. Two things make it fast:
+``POLICY_PLAYOUT``: the kernel's uniform playout, about 2.5 times as fast a
+ply. At equal time the searches' strength follows their simulations (the
+plain ``uct`` with four times the time scores 15-1 against itself), and at
+7x7 the playout is about half of a simulation, so its speed is what could
+count here; the search runs 1.2x the simulations with it, which scored
+34-30 against ``uct`` at 0.1 s (docs/ai.md), so ``mcts`` does not use it
+by default (``evaluator=policy`` does). Two things make it fast:
 
 * **Bitboards.** While the board has at most 64 points (sizes up to 8)
   the playout keeps each color's stones in one 64-bit word and applies the
