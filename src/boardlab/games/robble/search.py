@@ -1,6 +1,6 @@
 """Robble's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
 
-``POLICY_PLAYOUT``: the kernel's uniform playout, about 2.5 times as fast a
+``POLICY_PLAYOUT``: the kernel's uniform playout, about twice as fast a
 ply. At equal time the searches' strength follows their simulations (the
 plain ``uct`` with four times the time scores 15-1 against itself), and at
 7x7 the playout is about half of a simulation, so its speed is what could
