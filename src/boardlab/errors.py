@@ -28,6 +28,11 @@ class IllegalMoveError(BoardlabError):
         self.reason = reason
         super().__init__(f"illegal move {move!r}: {reason}")
 
+    def __reduce__(self):
+        # Pickled as its arguments, not its message: raised in a worker
+        # process (matches, studies, Ray), it reaches the caller as itself.
+        return (type(self), (self.move, self.reason))
+
 
 class GameOverError(IllegalMoveError):
     """A move (or undo-less action) attempted after the game has ended."""
