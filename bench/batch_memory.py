@@ -4,12 +4,12 @@ stepping").
 
 For each batch size: ``step`` ns/game, the compiled step alone
 (``_batch_loops.step`` called directly, each game's next action the one it
-drew in the previous step: no Python checks, no ``random_actions`` copy),
+drew in the previous step: no Python checks, no ``random_actions`` copy);
 ``legal`` ns/game, the kernel's ``legal_actions`` alone on each state in
-turn (a row read cold), and ``floor`` ns/game, a compiled loop that only reads one word of every
-cache line of each game's whole state row, game after game: what one pass
-over every word of the states costs where they live (a step reads only part
-of its row, so it loses less). "set" is the states of the whole batch; the
+turn (a row read cold); and ``floor`` ns/game, a compiled loop that only
+reads one word of every cache line of each game's whole state row, game
+after game: what one pass over every word of the states costs where they
+live (a step reads only part of its row, so it loses less). "set" is the states of the whole batch; the
 core's L2 cache is 2 MB on the machine of docs/engine.md. Best of
 ``--rounds`` rounds, the sizes interleaved, CPU time of one process.
 
