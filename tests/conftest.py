@@ -49,6 +49,12 @@ def one_winning_move(name: str, size: int, seed: int) -> tuple[boardlab.Game, st
     raise AssertionError("no such position found")
 
 
+def returns_of(winner: int) -> list[float]:
+    """The returns (black's, white's) of a kernel ``outcome``'s winner: 0 or
+    1 a color, 2 a draw."""
+    return [0.0, 0.0] if winner == 2 else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+
 @pytest.fixture(params=boardlab.GAMES)
 def game_name(request) -> str:
     return request.param

@@ -17,6 +17,7 @@ from boardlab.ai.search import SearchAgent, level_budgets
 from boardlab.fast import advice
 from boardlab.fast._rng import new_rng
 from boardlab.fast.search import Settings, kernel_state
+from conftest import returns_of
 
 SMALL = {"implo": 4, "pilo": 4, "robble": 4, "vimbre": 5, "yugo": 4}
 
@@ -198,8 +199,7 @@ def test_a_games_own_playout_replays_through_the_checked_api(name):
         assert replay.is_over
         scores = np.zeros(2)
         winner, _ = advice.kernel(name).outcome(state, scores)
-        assert replay.returns() == ([0.0, 0.0] if winner == 2 else
-                                    [1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+        assert replay.returns() == returns_of(winner)
 
 
 def test_an_explicit_spec_names_the_same_engine_whatever_the_defaults():

@@ -14,6 +14,7 @@ import boardlab
 from boardlab.fast import _robble as kernel
 from boardlab.fast._rng import new_rng
 from boardlab.fast.search import kernel_state
+from conftest import returns_of
 
 pytest.importorskip("numba")
 search = pytest.importorskip("boardlab.games.robble.search")
@@ -67,5 +68,4 @@ def test_the_fallbacks_play_legal_games(size: int, plies: int) -> None:
             game.apply_action(int(a))
         assert game.is_over
         winner, _ = kernel.outcome(state, np.zeros(2))
-        assert game.returns() == ([0.0, 0.0] if winner == 2 else
-                                  [1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+        assert game.returns() == returns_of(winner)

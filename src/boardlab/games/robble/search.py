@@ -20,14 +20,14 @@ by default (``evaluator=policy`` does). Two things make it fast:
   records it, to declare the threefold-repetition draw. A playout ignores
   that rule: a random game almost never repeats a position at these sizes
   (the rules' own note: believed impossible above 5x5); a playout that
-  runs past ``16 * n2`` plies (the kernel's history capacity) is scored a
-  draw. The tree's moves stay exact: they go through the kernel.
+  runs past ``16 * n2`` plies (random 7x7 games take about ``2 * n2``) is
+  scored a draw. The tree's moves stay exact: they go through the kernel.
 
 A point is drawn uniformly among the empty ones (by rejection while a
 quarter or more of the board is empty, else by counting down the set bits).
 The pie-rule plies and boards above 8x8 use the kernel's playout. The
 playout ends with the final board written back into the state, so the
-kernel's ``outcome`` scores it.
+kernel's ``outcome`` scores it (a draw's board too).
 
 (Tried and dropped: a playout preferring placements that gain stones, and
 a static evaluation of the board, the final count taken now: it does not
@@ -138,10 +138,7 @@ def policy_playout(state, rng, record):
     cap = record.shape[0]
     limit = 16 * n2
     plies = 0
-    while empties > 0:
-        if plies >= limit:  # endless: a draw (the kernel would have found a repetition)
-            state[_ENDED] = _DRAWN
-            return plies
+    while empties > 0 and plies < limit:
         free = full & ~(black | white)
         if 4 * empties >= n2:
             p = rand_below(rng, n2)
@@ -162,8 +159,11 @@ def policy_playout(state, rng, record):
     for p in range(n2):
         state[_HDR + p] = ((black >> uint64(p)) & _ONE) + 2 * ((white >> uint64(p)) & _ONE)
     state[_PLAYER] = player
-    state[_NEMPTY] = 0
-    state[_ENDED] = _FULL
+    state[_NEMPTY] = empties
+    # a board left unfilled after the limit is endless: a draw (the kernel
+    # would have found a repetition); the empty list is not kept, and nothing
+    # reads it once the game is over
+    state[_ENDED] = _FULL if empties == 0 else _DRAWN
     return plies
 
 
