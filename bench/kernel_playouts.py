@@ -3,7 +3,7 @@ one core: ``playout()`` on copies of a fresh ``init`` state, called from
 Python, CPU time of this process (``time.process_time``), the first call
 (compile or cache load) excluded. Prints one line per size. The game's
 options are its defaults unless given (``--option pie=no`` for robble
-against the C yardstick in ../shared/perf, which has no pie rule).
+against the C program of docs/engine.md, which has no pie rule).
 
     python bench/kernel_playouts.py GAME [--sizes 9,19] [--seconds S] [--option KEY=VALUE ...]
 """
