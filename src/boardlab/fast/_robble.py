@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
 from ..core import grid
 from ..errors import OptionError
@@ -342,11 +342,90 @@ def mid_turn(state):
     return False
 
 
+#: boards up to this size are counted on bitboards (one 64-bit word a color)
+MAX_BB_SIZE = 8
+
+
+def _edge_columns() -> tuple[np.ndarray, np.ndarray]:
+    """Per size: the bits of the points off the first column, and off the last."""
+    first = np.zeros(MAX_BB_SIZE + 1, np.uint64)
+    last = np.zeros(MAX_BB_SIZE + 1, np.uint64)
+    for size in range(2, MAX_BB_SIZE + 1):
+        for p in range(size * size):
+            if p % size != 0:
+                first[size] |= np.uint64(1) << np.uint64(p)
+            if p % size != size - 1:
+                last[size] |= np.uint64(1) << np.uint64(p)
+    return first, last
+
+
+_NOT_FIRST, _NOT_LAST = _edge_columns()
+
+
+@njit(cache=True)
+def _bb_group_counts(stones, size, counts, row):
+    """Count the groups of the stones in bitboard ``stones`` by size into
+    ``counts[row]``: each group grown from its lowest stone by shifting the
+    whole group a step in every direction at once, until it stops growing."""
+    one = uint64(1)
+    step = uint64(size)
+    not_first = _NOT_FIRST[size]
+    not_last = _NOT_LAST[size]
+    while stones:
+        group = stones & (~stones + one)  # the lowest stone
+        while True:
+            grown = (group | ((group << one) & not_first) | ((group >> one) & not_last)
+                     | (group << step) | (group >> step)) & stones
+            if grown == group:
+                break
+            group = grown
+        stones &= ~group
+        members = 0
+        while group:
+            group &= group - one
+            members += 1
+        counts[row, members] += 1
+
+
+@njit(cache=True)
+def bb_leftover_biggest(black, white, size):
+    """:func:`_leftover_biggest` of a board held as two bitboards (size <= 8)."""
+    counts = np.zeros((2, size * size + 1), dtype=np.int64)
+    _bb_group_counts(black, size, counts, 0)
+    _bb_group_counts(white, size, counts, 1)
+    return _paired_biggest(counts)
+
+
+@njit(cache=True)
+def _paired_biggest(counts):
+    """Each color's biggest group size left once groups of equal size are
+    removed in black/white pairs, from the group counts by size."""
+    best0 = 0
+    best1 = 0
+    for m in range(1, counts.shape[1]):
+        diff = counts[0, m] - counts[1, m]
+        if diff > 0:
+            best0 = m
+        elif diff < 0:
+            best1 = m
+    return best0, best1
+
+
 @njit(cache=True)
 def _leftover_biggest(state, size):
     """The biggest group of each color left once equal-size black/white
     groups are removed in pairs (grid.largest_majority_sizes)."""
     n2 = size * size
+    if size <= MAX_BB_SIZE:
+        black = uint64(0)
+        white = uint64(0)
+        for p in range(n2):
+            cell = state[_HDR + p]
+            if cell == 1:
+                black |= uint64(1) << uint64(p)
+            elif cell == 2:
+                white |= uint64(1) << uint64(p)
+        return bb_leftover_biggest(black, white, size)
     label = np.zeros(n2, dtype=np.int64)
     stack = np.empty(n2, dtype=np.int64)
     counts = np.zeros((2, n2 + 1), dtype=np.int64)
@@ -369,15 +448,7 @@ def _leftover_biggest(state, size):
                     stack[top] = r
                     top += 1
         counts[color - 1, members] += 1
-    best0 = 0
-    best1 = 0
-    for m in range(1, n2 + 1):
-        diff = counts[0, m] - counts[1, m]
-        if diff > 0:
-            best0 = m
-        elif diff < 0:
-            best1 = m
-    return best0, best1
+    return _paired_biggest(counts)
 
 
 @njit(SIG_OUTCOME, cache=True)
