@@ -62,6 +62,15 @@ TRIES: tuple[tuple[str, str], ...] = (
      "uniform playouts on bitboards, no repetition bookkeeping (1.2x the simulations, 2026-12-06)"),
     ("robble-plain_0.25s_40-vs-uct.rec.gz",
      "the one search, uniform, at 0.25 s a move, 40 games (2026-12-06)"),
+    ("robble-leaf_playouts_32_2000-vs-mcts_2000.rec.gz",
+     "32 playouts averaged at each leaf against 1, 2,000 leaves each (equal leaves, not time: "
+     "what a noiseless leaf value is worth; 2026-12-06)"),
+    ("robble-leaf_playouts_4-vs-uct.rec.gz", "4 playouts averaged at each leaf (equal time)"),
+    ("robble-value_heuristic-vs-uct.rec.gz",
+     "a learnt value instead of playouts (n-tuple tables fitted to playouts' means; "
+     "code in the commit adding these records, not kept), c = 0.5"),
+    ("robble-value_mix_0.5-vs-uct.rec.gz", "the learnt value mixed into each playout's result, weight 0.5"),
+    ("robble-value_mix_0.2-vs-uct.rec.gz", "the same, weight 0.2"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),
