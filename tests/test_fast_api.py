@@ -276,3 +276,42 @@ def test_a_second_process_loads_the_compiled_loops_from_cache() -> None:
                          check=True, timeout=300)
     misses, hits = map(int, out.stdout.split())
     assert (misses, hits) == (0, 5)
+
+
+@pytest.mark.parametrize("size", [4, 7])
+def test_a_copied_state_plays_on_as_the_original(name: str, size: int) -> None:
+    """``copy_state`` (the contract's optional partial copy; else a whole
+    copy) into a row full of junk gives a state that plays on exactly as the
+    original: the same legal actions every ply, the same end, outcome and
+    scores (robble's repetitions: tests/test_fast_robble.py)."""
+    from boardlab.fast import _loops
+    from boardlab.fast._resolve import resolve
+    k = kernel(name)
+    copy = getattr(k, "copy_state", _loops.copy_whole)
+    g = resolve(name, size, {})
+    rng = np.random.default_rng(size)
+    buf_a = np.zeros(g.num_actions, np.int64)
+    buf_b = np.zeros(g.num_actions, np.int64)
+    scores_a, scores_b = np.zeros(2), np.zeros(2)
+    for _ in range(40):
+        src = np.zeros(g.state_len, np.int64)
+        k.init(src, size, g.opts)
+        for _ in range(int(rng.integers(0, 3 * size * size))):
+            n = k.legal_actions(src, buf_a)
+            if n == 0:
+                break
+            k.apply(src, int(buf_a[rng.integers(n)]))
+        dst = rng.integers(-2**40, 2**40, g.state_len).astype(np.int64)
+        copy(dst, src)
+        while True:
+            n = k.legal_actions(src, buf_a)
+            assert k.legal_actions(dst, buf_b) == n and (buf_a[:n] == buf_b[:n]).all()
+            assert k.current_player(dst) == k.current_player(src)
+            if n == 0:
+                break
+            a = int(buf_a[rng.integers(n)])
+            k.apply(src, a)
+            k.apply(dst, a)
+        out = k.outcome(src, scores_a)
+        assert k.outcome(dst, scores_b) == out
+        assert np.array_equal(scores_a, scores_b, equal_nan=True)

@@ -64,6 +64,23 @@ def test_hand_built_repetition_is_a_draw_on_the_third_recording() -> None:
     assert game.outcome.termination.value == "repetition"
 
 
+def test_a_partial_copy_keeps_the_history_a_repetition_needs() -> None:
+    """copy_state skips the history's unused capacity only: a copy into junk
+    taken at any ply of the hand-built repetition still ends in the draw."""
+    py = boardlab.new_game("robble", 4, pie=False)
+    actions = [py.string_to_action(m) for m in "c4 c3 a2 b2 b3 c3 b3 b2 b3".split()]
+    junk = np.random.default_rng(0)
+    for cut in range(len(actions)):
+        state = _fresh(4, pie=False)
+        for a in actions[:cut]:
+            k.apply(state, a)
+        copy = junk.integers(-2**40, 2**40, len(state)).astype(np.int64)
+        k.copy_state(copy, state)
+        for a in actions[cut:]:
+            k.apply(copy, a)
+        assert k.outcome(copy, np.zeros(2)) == (2, k.TERMINATIONS.index("repetition"))
+
+
 def test_swap_records_no_position() -> None:
     # With the pie rule, a swap after c4 is inserted: the same placements still
     # repeat on the same ply count of placements, and the game ends as without it.

@@ -36,6 +36,7 @@ from numba.extending import intrinsic
 from .kernels import (
     RNG,
     SIG_APPLY,
+    SIG_COPY_STATE,
     SIG_CURRENT_PLAYER,
     SIG_EVALUATE,
     SIG_INIT,
@@ -59,8 +60,19 @@ _PLAYOUT = types.FunctionType(SIG_PLAYOUT)
 #: the kernel functions in a kernel table, in this order, two addresses each
 _TABLE = (("init", SIG_INIT), ("legal_actions", SIG_LEGAL_ACTIONS), ("is_legal", SIG_IS_LEGAL),
           ("apply", SIG_APPLY), ("current_player", SIG_CURRENT_PLAYER), ("outcome", SIG_OUTCOME),
-          ("playout", SIG_PLAYOUT), ("live_scores", SIG_LIVE_SCORES))
+          ("playout", SIG_PLAYOUT), ("live_scores", SIG_LIVE_SCORES),
+          ("copy_state", SIG_COPY_STATE))
 _TABLES: dict[str, np.ndarray] = {}
+
+
+@njit(SIG_COPY_STATE, cache=True)
+def copy_whole(dst, src):
+    """The contract's default ``copy_state``: every word."""
+    dst[:] = src
+
+
+#: what a kernel's table holds for an optional function it lacks
+_DEFAULTS = {"copy_state": copy_whole}
 
 
 def function_addresses(fn, sig) -> list[int]:
@@ -76,7 +88,7 @@ def kernel_table(k: ModuleType) -> np.ndarray:
     if table is None:
         addrs = []
         for name, sig in _TABLE:
-            addrs += function_addresses(getattr(k, name), sig)
+            addrs += function_addresses(getattr(k, name, None) or _DEFAULTS[name], sig)
         table = _TABLES[k.__name__] = np.array(addrs, dtype=np.int64)
     return table
 
@@ -106,6 +118,7 @@ _make_current = _function_maker(SIG_CURRENT_PLAYER)
 _make_outcome = _function_maker(SIG_OUTCOME)
 _make_playout = _function_maker(SIG_PLAYOUT)
 _make_live_scores = _function_maker(SIG_LIVE_SCORES)
+_make_copy_state = _function_maker(SIG_COPY_STATE)
 _make_prior = _function_maker(SIG_PRIOR)
 _make_evaluate = _function_maker(SIG_EVALUATE)
 

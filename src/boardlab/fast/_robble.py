@@ -45,6 +45,7 @@ from ..errors import OptionError
 from ._rng import rand_below
 from .kernels import (
     SIG_APPLY,
+    SIG_COPY_STATE,
     SIG_CURRENT_PLAYER,
     SIG_INIT,
     SIG_IS_LEGAL,
@@ -304,6 +305,22 @@ def apply(state, action):
         if action == size * size:
             return  # a swap: colors change hands, board and mover do not
     _place(state, size, action)
+
+
+@njit(SIG_COPY_STATE, cache=True)
+def copy_state(dst, src):
+    """The words play reads: the header, board, empty list and filter, the
+    recorded hashes and placements so far, and the start board (the
+    history's unused capacity, nine tenths of a 7x7 row, is skipped)."""
+    n2 = src[_SIZE] * src[_SIZE]
+    npos = src[_NPOS]
+    cap = src[_CAP]
+    hist = _HDR + 3 * n2 + _FILTER_WORDS
+    dst[:hist + npos] = src[:hist + npos]
+    placed = hist + cap
+    dst[placed:placed + npos] = src[placed:placed + npos]
+    start = placed + cap
+    dst[start:start + n2] = src[start:start + n2]
 
 
 @njit(SIG_LEGAL_ACTIONS, cache=True)

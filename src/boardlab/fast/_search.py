@@ -470,7 +470,7 @@ def _mast_update(mast, seq, length, r0):
 
 @njit(cache=True)
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
-              evaluate, has_eval, live, root_state, root, swap, params, rng, parent, pedge,
+              evaluate, has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge,
               first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
               scratch, buf, fbuf, path, scores, mast, seq, sims):
     """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
@@ -494,7 +494,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
         if solver and proven[root] != UNKNOWN:
             return done
         s = scratch
-        s[:] = root_state
+        copy_state(s, root_state)
         node = root
         depth = 0
         path[0] = root
@@ -640,8 +640,9 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     policy = _loops._make_playout(advice[2], advice[3])
     evaluate = _loops._make_evaluate(advice[4], advice[5])
     has_eval = advice[8] != 0
+    copy_state = _loops._make_copy_state(fns[16], fns[17])
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
-                     has_eval, live, root_state, root, swap, params, rng, parent, pedge, first,
+                     has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge, first,
                      kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
                      meta, scratch, buf, fbuf, path, scores, mast, seq, sims)
 

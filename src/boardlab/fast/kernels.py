@@ -34,6 +34,13 @@ Python API, ``0 .. num_distinct_actions - 1``)::
                                            actions are written there (it raises if the game
                                            is longer than record); returns the plies played
 
+    copy_state(dst, src) -> None           optional: dst made to play on as src does, copying
+                                           only the words the kernel reads (the rest of dst
+                                           may hold anything); default a whole copy. A search
+                                           restarts from its root state every simulation, and
+                                           a row is mostly history capacity (robble: 18 KB,
+                                           of which a 7x7 game reads a tenth)
+
     TERMINATIONS: tuple[str, ...]          Termination values, by the codes outcome() returns
     HAS_SCORES: bool                       whether Outcome.scores is a dict (else None)
     hot_words(size) -> int                 optional, plain Python: how many leading words
@@ -73,6 +80,7 @@ SIG_MID_TURN = types.boolean(STATE)
 SIG_OUTCOME = types.UniTuple(types.int64, 2)(STATE, F64)
 SIG_LIVE_SCORES = types.boolean(STATE, F64)
 SIG_PLAYOUT = types.int64(STATE, RNG, STATE)
+SIG_COPY_STATE = types.none(STATE, STATE)
 # The search advice a game's plug-in may compile (boardlab.fast.advice):
 SIG_PRIOR = types.none(STATE, STATE, types.int64, F64)
 SIG_EVALUATE = types.float64(STATE)
