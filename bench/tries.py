@@ -68,9 +68,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-leaf_playouts_4-vs-uct.rec.gz", "4 playouts averaged at each leaf (equal time)"),
     ("robble-value_heuristic-vs-uct.rec.gz",
      "a learnt value instead of playouts (n-tuple tables fitted to playouts' means; "
-     "code in the commit adding these records, not kept), c = 0.5"),
+     "code in commit 973c7ad, not kept), c = 0.5"),
     ("robble-value_mix_0.5-vs-uct.rec.gz", "the learnt value mixed into each playout's result, weight 0.5"),
-    ("robble-value_mix_0.2-vs-uct.rec.gz", "the same, weight 0.2"),
+    ("robble-value_mix_0.2-vs-uct.rec.gz",
+     "the same, weight 0.2, 64 games (the last 40 with the count on bitboards, both sides)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),

@@ -77,8 +77,6 @@ MODES = {
     "mast": Settings(evaluator="mast", mast_eps=0.2),
     "policy": Settings(evaluator="policy"),
     "solver": Settings(solver=True),
-    "leaf_playouts": Settings(leaf_playouts=3),
-    "eval_mix": Settings(eval_mix=0.5),
 }
 
 
@@ -174,9 +172,7 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,reuse=maybe", "yes or no"), ("mcts:10,evaluator=nn", "evaluator"),
                        ("mcts:10,rave=1", "unknown engine option 'rave'"),
                        ("mcts:10,threads=0", "threads"), ("mcts:10,threads=two", "two"),
-                       ("mcts:10,maxkids=-1", "maxkids"),
-                       ("mcts:10,leaf_playouts=0", "leaf_playouts"),
-                       ("mcts:10,eval_mix=2", "eval_mix")):
+                       ("mcts:10,maxkids=-1", "maxkids")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
 

@@ -69,34 +69,3 @@ def test_the_fallbacks_play_legal_games(size: int, plies: int) -> None:
         assert game.is_over
         winner, _ = kernel.outcome(state, np.zeros(2))
         assert game.returns() == returns_of(winner)
-
-
-def test_the_fitted_value_follows_the_playouts_and_each_color_sees_its_own() -> None:
-    """The try's n-tuple evaluation (bench/robble_value.py) agrees with the
-    mean of 32 uniform playouts over positions of random 7x7 games (it was
-    fitted to them: correlation about 0.8), in black's frame whoever moves;
-    other sizes get 0."""
-    rng = random.Random(5)
-    model, mc = [], []
-    scores = np.zeros(2)
-    for _ in range(120):
-        game = boardlab.new_game("robble", 7)
-        for _ in range(rng.randrange(4, 80)):
-            if game.is_over:
-                break
-            game.apply_action(rng.choice(game.legal_actions()))
-        if game.is_over:
-            continue
-        state, _ = kernel_state(game)
-        model.append(search.evaluate(state))
-        total = 0.0
-        prng = new_rng(rng.getrandbits(32))
-        for _ in range(32):
-            s = state.copy()
-            kernel.playout(s, prng, np.zeros(0, np.int64))
-            total += returns_of(kernel.outcome(s, scores)[0])[0]
-        mc.append(total / 32)
-    assert all(-1.0 <= v <= 1.0 for v in model)
-    assert np.corrcoef(model, mc)[0, 1] > 0.5
-    small, _ = kernel_state(boardlab.new_game("robble", 5))
-    assert search.evaluate(small) == 0.0

@@ -81,9 +81,8 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
- P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_LEAF_PLAYOUTS,
- P_EVAL_MIX) = range(18)
-NUM_PARAMS = 18
+ P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS) = range(16)
+NUM_PARAMS = 16
 
 
 def default_params() -> np.ndarray:
@@ -95,7 +94,6 @@ def default_params() -> np.ndarray:
     p[P_SCORE_SCALE] = 1.0
     p[P_PRIOR_TEMP] = 1.0
     p[P_VLOSS] = 1.0
-    p[P_LEAF_PLAYOUTS] = 1.0
     return p
 
 
@@ -486,9 +484,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
              and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
     c = params[P_C]
     quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0
-    leaf_playouts = int(params[P_LEAF_PLAYOUTS])
-    leaf = scratch.copy()  # a leaf's state, for its playouts after the first
-    mix = params[P_EVAL_MIX]
     record = buf[:0]
     for done in range(sims):
         if solver and proven[root] != UNKNOWN:
@@ -572,22 +567,9 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
         if exact != UNKNOWN:
             r0 = 0.0 if exact == DRAW else (1.0 if exact == 0 else -1.0)
         elif quick:
-            h = 0.0
-            if mix > 0.0 and current_player(s) >= 0:
-                h = _heuristic(evaluate, has_eval, live, s, scores, params)
-            if current_player(s) >= 0 and leaf_playouts > 1:
-                leaf[:] = s
-                r0 = 0.0
-                for _ in range(leaf_playouts):
-                    s[:] = leaf
-                    playout(s, rng, record)
-                    r0 += _returns(outcome, s, scores, params)
-                r0 /= leaf_playouts
-            else:
-                if current_player(s) >= 0:
-                    playout(s, rng, record)
-                r0 = _returns(outcome, s, scores, params)
-            r0 = mix * h + (1.0 - mix) * r0
+            if current_player(s) >= 0:
+                playout(s, rng, record)
+            r0 = _returns(outcome, s, scores, params)
         else:
             r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
                                    policy, evaluate, has_eval, live, rng, params, buf, scores, mast,

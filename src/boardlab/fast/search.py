@@ -56,10 +56,6 @@ class Settings:
     score margin in a win's value (0: wins are +1); ``score_scale``: the
     margin worth a full bonus / the heuristic's tanh scale (0: a quarter of
     the board's points); ``implicit``: weight of implicit minimax values;
-    ``leaf_playouts``: uniform playouts averaged at each leaf (a try: the
-    worth of a less noisy leaf value at equal leaves); ``eval_mix``: weight
-    of the game's static evaluation mixed into a uniform playout's result
-    (a try: AlphaGo's lambda, for a learnt evaluation);
     ``solver``: MCTS-solver; ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -79,8 +75,6 @@ class Settings:
     score: float = 0.0
     score_scale: float = 0.0
     implicit: float = 0.0
-    leaf_playouts: int = 1
-    eval_mix: float = 0.0
     solver: bool = False
     vloss: float = 1.0
     reuse: bool = True
@@ -106,9 +100,6 @@ class Settings:
         check(0 <= self.score <= 10, f"score must be in [0, 10], got {self.score}")
         check(0 <= self.score_scale < math.inf, f"score_scale must be >= 0, got {self.score_scale}")
         check(0 <= self.implicit <= 1, f"implicit must be in [0, 1], got {self.implicit}")
-        check(1 <= self.leaf_playouts <= 1024,
-              f"leaf_playouts must be 1..1024, got {self.leaf_playouts}")
-        check(0 <= self.eval_mix <= 1, f"eval_mix must be in [0, 1], got {self.eval_mix}")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -141,8 +132,6 @@ class Settings:
         p[_search.P_SCORE] = self.score
         p[_search.P_SCORE_SCALE] = self.score_scale or max(1.0, points / 4)
         p[_search.P_IMPLICIT] = self.implicit
-        p[_search.P_LEAF_PLAYOUTS] = self.leaf_playouts
-        p[_search.P_EVAL_MIX] = self.eval_mix
         p[_search.P_SOLVER] = 1.0 if self.solver else 0.0
         p[_search.P_VLOSS] = self.vloss
         return p

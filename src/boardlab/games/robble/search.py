@@ -38,8 +38,6 @@ docs/ai.md has the table of tries.)
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from numba import njit, uint64
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -58,7 +56,7 @@ from ...fast._robble import (
     _PLAYING,
     playout,
 )
-from ...fast.kernels import SIG_EVALUATE, SIG_PLAYOUT
+from ...fast.kernels import SIG_PLAYOUT
 
 _MAX_BB_SIZE = 8  # 64 points: one 64-bit word a color
 _ZERO, _ONE = uint64(0), uint64(1)
@@ -174,37 +172,3 @@ POLICY_PLAYOUT = policy_playout
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (robble 7x7, one core).
 LEVELS = (16, 256, 2048, 16384, 120_000)
-
-
-def _windows(size: int) -> np.ndarray:
-    """Every 2x3 and 3x2 window of the board (bench/robble_value.py's tables)."""
-    rows = [[(y + i) * size + x + j for i in range(h) for j in range(w)]
-            for (h, w) in ((2, 3), (3, 2)) for y in range(size - h + 1) for x in range(size - w + 1)]
-    return np.array(rows, dtype=np.int64)
-
-
-#: A try (issue 33): n-tuple tables fitted to 7x7 positions' Monte Carlo
-#: values by ``python bench/robble_value.py`` (docs/ai.md), for
-#: ``evaluator=heuristic`` and ``eval_mix``
-_VALUE_W = np.load(os.path.join(os.path.dirname(__file__), "value7.npy")).astype(np.float64)
-_VALUE_CELLS = _windows(7)
-
-
-@njit(SIG_EVALUATE, cache=True)
-def evaluate(state):
-    """Black's value of a 7x7 position by the fitted tables (0 at other sizes)."""
-    if state[0] != 7:
-        return 0.0
-    me = state[_PLAYER]
-    v = 0.0
-    for t in range(_VALUE_CELLS.shape[0]):
-        x = 0
-        for j in range(_VALUE_CELLS.shape[1]):
-            c = state[_HDR + _VALUE_CELLS[t, j]]
-            x = x * 3 + (0 if c == 0 else (1 if c - 1 == me else 2))
-        v += _VALUE_W[t, x]
-    v = min(1.0, max(-1.0, v))
-    return v if me == 0 else -v
-
-
-EVALUATE = evaluate
