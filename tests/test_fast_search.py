@@ -66,6 +66,14 @@ def _check_tree(s: Search, game) -> None:
             assert below <= t.n[node] <= below + 1
             for e in range(f, f + tried):
                 assert t.n[t.child[e] - 1] == t.en[e]
+    if s.settings.evaluator != "external":  # the simulation loop's cache of UCB1's terms
+        for node in range(int(t.meta[0])):
+            f, tried = int(t.first[node]), int(t.tried[node])
+            for e in range(f, f + tried) if f >= 0 else ():
+                chooser = t.player[node] ^ (int(t.action[e]) == s.swap)
+                sign = 1.0 if chooser == 0 else -1.0
+                assert t.eq[e, 0] == pytest.approx(sign * t.ew[e] / t.en[e], abs=1e-12)
+                assert t.eq[e, 1] == pytest.approx(t.en[e] ** -0.5, abs=1e-12)
 
 
 MODES = {

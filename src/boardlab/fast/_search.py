@@ -129,12 +129,18 @@ class Tree:
         # MAST: per color and action, visits and summed returns
         self.mast = np.zeros((2, 2, num_actions + 1), dtype=np.float64)
         self.seq = np.zeros((2, 1 << 16), dtype=np.int64)  # a simulation's (action, mover)s
+        # plain UCB1's terms per edge, kept by the simulation loop's backup
+        # (:func:`_simulate`; an external evaluator's tree leaves them alone):
+        # the mean return for the color choosing the edge, and 1 / sqrt(visits),
+        # so that a selection costs a multiply-add a child, not a division and
+        # a square root
+        self.eq = np.zeros((edges, 2), dtype=np.float64)
 
     def arrays(self) -> tuple:
         return (self.parent, self.pedge, self.first, self.kids, self.tried, self.nlegal,
                 self.player, self.proven, self.n, self.w, self.hv, self.action, self.prior,
                 self.child, self.en, self.ew, self.meta, self.scratch, self.buf, self.fbuf, self.path,
-                self.scores, self.mast, self.seq)
+                self.scores, self.mast, self.seq, self.eq)
 
 
 @njit(cache=True)
@@ -470,7 +476,7 @@ def _mast_update(mast, seq, length, r0):
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
               evaluate, has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge,
               first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-              scratch, buf, fbuf, path, scores, mast, seq, sims):
+              scratch, buf, fbuf, path, scores, mast, seq, eq, sims):
     """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
     from ``root``, one loop (a call per simulation would pass every array
     each time); the number done (fewer once the root is proven)."""
@@ -519,12 +525,10 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     action[e] = a
                 else:
                     logn = c * math.sqrt(math.log(n[node] + 1.0))
-                    sm = _sign(m)
                     best_v = -1e300
                     e = f
                     for x in range(f, f + t):
-                        nj = en[x]
-                        v = (-sm if action[x] == swap else sm) * ew[x] / nj + logn / math.sqrt(nj)
+                        v = eq[x, 0] + logn * eq[x, 1]
                         if v > best_v:
                             best_v = v
                             e = x
@@ -580,8 +584,12 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
             w[i] += r0
             if d > 0:
                 e = pedge[i]
-                en[e] += 1.0
+                nj = en[e] + 1.0
+                en[e] = nj
                 ew[e] += r0
+                col = _owner(player[path[d - 1]], action[e], swap)
+                eq[e, 0] = _sign(col) * ew[e] / nj
+                eq[e, 1] = 1.0 / math.sqrt(nj)
             if d < depth:
                 if solver and proven[i] == UNKNOWN:
                     _update_proof(i, swap, first, tried, kids, nlegal, player, proven, action, child)
@@ -602,14 +610,14 @@ _F2 = types.Array(types.float64, 2, "C")
 _F3 = types.Array(types.float64, 3, "C")
 _U1 = types.Array(types.uint64, 1, "C")
 _TREE = (_A1, _A1, _A1, _A1, _A1, _A1, _A1, _A1, _F1, _F1, _F1, _I32, _F32, _I32, _F1, _F1, _A1,
-         _A1, _A1, _F1, _A1, _F1, _F3, _A2)
+         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2)
 
 
 @njit(types.int64(_FNS, _FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, *_TREE),
       cache=True, nogil=True)  # nogil: root-parallel trees search in threads at once
 def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent, pedge, first,
                  kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-                 scratch, buf, fbuf, path, scores, mast, seq):
+                 scratch, buf, fbuf, path, scores, mast, seq, eq):
     """Up to ``sims`` simulations from node ``root``, whose position is
     ``root_state``; the number done (fewer once the root is proven)."""
     legal = _loops._make_legal(fns[2], fns[3])
@@ -626,7 +634,7 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
                      has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge, first,
                      kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
-                     meta, scratch, buf, fbuf, path, scores, mast, seq, sims)
+                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, sims)
 
 
 # ---------------------------------------------------------------- external evaluation
@@ -670,7 +678,7 @@ def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids
                   _A2, _A1, *_TREE), cache=True, nogil=True)
 def collect(fns, root_state, root, swap, params, rng, want, force, out_states, out_nodes,
             parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
-            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq):
+            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq):
     """Select up to ``want`` leaves that need an outside evaluation, putting a
     virtual loss on each path so the next selection looks elsewhere; their
     positions go to ``out_states`` and their nodes to ``out_nodes``. Leaves
@@ -765,7 +773,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                   *_TREE), cache=True, nogil=True)
 def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, parent, pedge,
             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-            scratch, buf, fbuf, path, scores, mast, seq):
+            scratch, buf, fbuf, path, scores, mast, seq, eq):
     """Hand back the evaluations of ``count`` leaves :func:`collect` returned:
     ``values[i]`` is the leaf's value for the color to move there, in
     [-1, 1]; ``priors[i, a]`` the probability of action ``a`` there (only the
