@@ -19,6 +19,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.g
 
 RUNS = [
     ["kernel_playouts.py", "robble", "--sizes", "5", "--seconds", "0.05", "--option", "pie=no"],
+    ["kernel_playouts.py", "robble", "--sizes", "5", "--seconds", "0.05", "--search"],
     ["batch.py", "yugo", "--seconds", "0.05", "--batches", "1,4"],
     ["vector.py", "implo", "--seconds", "0.05", "--batches", "4"],
     ["batch_scaling.py", "pilo", "--batches", "4,8", "--rounds", "1", "--seconds", "0.02"],
@@ -31,7 +32,7 @@ RUNS = [
 ]
 
 
-@pytest.mark.parametrize("argv", RUNS, ids=[" ".join(a[:2]) for a in RUNS])
+@pytest.mark.parametrize("argv", RUNS, ids=[" ".join(a[:2] + a[-1:]) for a in RUNS])
 def test_the_script_runs_and_prints_figures(argv: list[str]) -> None:
     out = subprocess.run([sys.executable, str(ROOT / "bench" / argv[0]), *argv[1:]], cwd=ROOT,
                          env=ENV, capture_output=True, text=True, timeout=300)

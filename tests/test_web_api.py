@@ -789,7 +789,7 @@ def test_a_worker_killed_while_thinking_is_retried_by_itself(tmp_path):
         first = _warm_pool(app, c)
         st = new(c, game="robble", size=5, engine="level5", color="white", options={"pie": False})
         st = _thinking(c, st)
-        time.sleep(0.3)  # inside the search (level 5 takes ~1.4 s here)
+        time.sleep(0.3)  # inside the search (level 5 takes over a second here)
         for pid in first:
             os.kill(pid, signal.SIGKILL)
         st = _wait_computer(c, st, timeout=60)

@@ -1,12 +1,14 @@
 """Robble's search advice (the one search's contract: :mod:`boardlab.fast.advice`).
 
 ``POLICY_PLAYOUT``: the kernel's uniform playout, about twice as fast a
-ply. At equal time the searches' strength follows their simulations (the
-plain ``uct`` with four times the time scores 15-1 against itself), and at
-7x7 the playout is about half of a simulation, so its speed is what could
-count here; the search runs 1.2x the simulations with it, which scored
-34-30 against ``uct`` at 0.1 s (docs/ai.md), so ``mcts`` does not use it
-by default (``evaluator=policy`` does). Two things make it fast:
+ply, and what ``mcts`` plays with (``SEARCH_SETTINGS``). At equal time the
+searches' strength follows their simulations (the plain ``uct`` with four
+times the time scores 15-1 against itself): no knowledge tried has helped
+(docs/ai.md), speed has. With this playout, the count on bitboards (the
+kernel's) and the search restarting each simulation from a partial copy
+of the root state (the kernel's ``copy_state``), the search runs about
+1.5x the simulations of ``uct`` a CPU second, and scored 31-9 against it
+at 0.25 s a move (bench/tries). Two things make the playout fast:
 
 * **Bitboards.** While the board has at most 64 points (sizes up to 8)
   the playout keeps each color's stones in one 64-bit word and applies the
@@ -169,6 +171,10 @@ def policy_playout(state, rng, record):
 
 POLICY_PLAYOUT = policy_playout
 
+#: the one search's settings for robble (``mcts`` and the levels): its playout
+SEARCH_SETTINGS = {"evaluator": "policy"}
+
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
-#: ``mcts:1s`` searches on the project's machine (robble 7x7, one core).
-LEVELS = (16, 256, 2048, 16384, 120_000)
+#: ``mcts:1s`` searches on the project's machine (robble 7x7, one core;
+#: 120,000 before the bitboard playout made the search about 1.3x faster).
+LEVELS = (16, 256, 2048, 16384, 250_000)
