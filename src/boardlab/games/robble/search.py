@@ -177,4 +177,4 @@ SEARCH_SETTINGS = {"evaluator": "policy"}
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (robble 7x7, one core;
 #: 120,000 before the bitboard playout made the search about 1.3x faster).
-LEVELS = (16, 256, 2048, 16384, 250_000)
+LEVELS = (16, 256, 2048, 16384, 320_000)
