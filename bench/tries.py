@@ -65,6 +65,8 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-policy_0.25s_40-vs-uct.rec.gz",
      "bitboard playouts with the count on bitboards and partial state copies "
      "(about 1.5x the simulations of uct), 0.25 s a move, 40 games (kept: mcts; 2026-12-06)"),
+    ("robble-policy_c_0.8_0.25s_40-vs-uct.rec.gz", "the same with exploration c = 0.8, 40 games"),
+    ("robble-policy_c_1.2_0.25s_40-vs-uct.rec.gz", "the same with exploration c = 1.2, 40 games"),
     ("robble-leaf_playouts_32_2000-vs-mcts_2000.rec.gz",
      "32 playouts averaged at each leaf against 1, 2,000 leaves each (equal leaves, not time: "
      "what a noiseless leaf value is worth; 2026-12-06)"),
