@@ -24,7 +24,7 @@ from numba import njit
 import boardlab
 from boardlab.cli.args import option_pair
 from boardlab.fast import resolve
-from boardlab.fast._loops import copy_whole
+from boardlab.fast._loops import kernel_function
 from boardlab.fast._rng import new_rng
 from boardlab.fast.advice import advice, plugin_module
 
@@ -70,7 +70,7 @@ def search_playouts_per_second(name: str, size: int, seconds: float, seed: int =
     plugin = plugin_module(name)
     uses_policy = advice(name).settings.get("evaluator") == "policy"
     playout = plugin.POLICY_PLAYOUT if uses_policy else k.playout
-    copy_state = getattr(k, "copy_state", copy_whole)
+    copy_state = kernel_function(k, "copy_state")
     init = np.zeros(req.state_len, dtype=np.int64)
     k.init(init, size, req.opts)
     rng = new_rng(seed)

@@ -287,7 +287,7 @@ def test_a_copied_state_plays_on_as_the_original(name: str, size: int) -> None:
     from boardlab.fast import _loops
     from boardlab.fast._resolve import resolve
     k = kernel(name)
-    copy = getattr(k, "copy_state", _loops.copy_whole)
+    copy = _loops.kernel_function(k, "copy_state")
     g = resolve(name, size, {})
     rng = np.random.default_rng(size)
     buf_a = np.zeros(g.num_actions, np.int64)

@@ -75,6 +75,13 @@ def copy_whole(dst, src):
 _DEFAULTS = {"copy_state": copy_whole}
 
 
+def kernel_function(k: ModuleType, name: str):
+    """The kernel's compiled function ``name``, or the contract's default
+    where the function is optional and the kernel has none."""
+    fn = getattr(k, name, None)
+    return fn if fn is not None else _DEFAULTS[name]
+
+
 def function_addresses(fn, sig) -> list[int]:
     """The two addresses (cfunc wrapper, numba entry) of a compiled function
     for ``sig``: one entry of a table the compiled loops call through."""
@@ -88,7 +95,7 @@ def kernel_table(k: ModuleType) -> np.ndarray:
     if table is None:
         addrs = []
         for name, sig in _TABLE:
-            addrs += function_addresses(getattr(k, name, None) or _DEFAULTS[name], sig)
+            addrs += function_addresses(kernel_function(k, name), sig)
         table = _TABLES[k.__name__] = np.array(addrs, dtype=np.int64)
     return table
 

@@ -404,6 +404,20 @@ def _bb_group_counts(stones, size, counts, row):
         counts[row, members] += 1
 
 
+@njit(cache=True, inline="always")
+def board_bits(state, n2):
+    """The board as two bitboards, black's and white's (n2 <= 64)."""
+    black = uint64(0)
+    white = uint64(0)
+    for p in range(n2):
+        cell = state[_HDR + p]
+        if cell == 1:
+            black |= uint64(1) << uint64(p)
+        elif cell == 2:
+            white |= uint64(1) << uint64(p)
+    return black, white
+
+
 @njit(cache=True)
 def bb_leftover_biggest(black, white, size):
     """:func:`_leftover_biggest` of a board held as two bitboards (size <= 8)."""
@@ -434,14 +448,7 @@ def _leftover_biggest(state, size):
     groups are removed in pairs (grid.largest_majority_sizes)."""
     n2 = size * size
     if size <= MAX_BB_SIZE:
-        black = uint64(0)
-        white = uint64(0)
-        for p in range(n2):
-            cell = state[_HDR + p]
-            if cell == 1:
-                black |= uint64(1) << uint64(p)
-            elif cell == 2:
-                white |= uint64(1) << uint64(p)
+        black, white = board_bits(state, n2)
         return bb_leftover_biggest(black, white, size)
     label = np.zeros(n2, dtype=np.int64)
     stack = np.empty(n2, dtype=np.int64)

@@ -56,20 +56,21 @@ from ...fast._robble import (
     _PIE,
     _PLAYER,
     _PLAYING,
+    MAX_BB_SIZE,
+    board_bits,
     playout,
 )
 from ...fast.kernels import SIG_PLAYOUT
 
-_MAX_BB_SIZE = 8  # 64 points: one 64-bit word a color
 _ZERO, _ONE = uint64(0), uint64(1)
 
 
 def _masks() -> tuple[np.ndarray, np.ndarray]:
     """Per size, point and direction: the neighbour's bit and the bit of the
     point beyond it (0 where off the board)."""
-    m1 = np.zeros((_MAX_BB_SIZE + 1, 64, 4), np.uint64)
+    m1 = np.zeros((MAX_BB_SIZE + 1, 64, 4), np.uint64)
     m2 = np.zeros_like(m1)
-    for size in range(2, _MAX_BB_SIZE + 1):
+    for size in range(2, MAX_BB_SIZE + 1):
         for p in range(size * size):
             for d in range(4):
                 a = _NB[size, p, d]
@@ -121,19 +122,12 @@ def bb_place(black, white, player, size, p):
 @njit(SIG_PLAYOUT, cache=True)
 def policy_playout(state, rng, record):
     size = state[0]
-    if size > _MAX_BB_SIZE or state[_PIE] != _CLOSED:
+    if size > MAX_BB_SIZE or state[_PIE] != _CLOSED:
         return playout(state, rng, record)
     if state[_ENDED] != _PLAYING:
         return 0
     n2 = size * size
-    black = _ZERO
-    white = _ZERO
-    for p in range(n2):
-        cell = state[_HDR + p]
-        if cell == 1:
-            black |= _ONE << uint64(p)
-        elif cell == 2:
-            white |= _ONE << uint64(p)
+    black, white = board_bits(state, n2)
     full = (_ONE << uint64(n2)) - _ONE if n2 < 64 else ~_ZERO
     player = state[_PLAYER]
     empties = state[_NEMPTY]
