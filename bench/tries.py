@@ -77,6 +77,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-value_mix_0.5-vs-uct.rec.gz", "the learnt value mixed into each playout's result, weight 0.5"),
     ("robble-value_mix_0.2-vs-uct.rec.gz",
      "the same, weight 0.2, 64 games (the last 40 with the count on bitboards, both sides)"),
+    ("robble-grave_3000-vs-mcts_3000.rec.gz",
+     "GRAVE (ref 50, bias 1e-5) on bitboard playouts against the same without, "
+     "3,000 simulations a move each (equal simulations; 2026-12-06)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),
@@ -86,12 +89,33 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("pilo-score_0.2-vs-uct.rec.gz", "score-aware backups, weight 0.2, 24 games"),
     ("pilo-plain_0.25s_40-vs-uct.rec.gz", "the one search, uniform, at 0.25 s a move, 40 games (2026-12-06)"),
     ("pilo-plain_reuse_no_0.25s_40-vs-uct.rec.gz", "the same without tree reuse, 40 games (2026-12-06)"),
+    ("pilo-grave_2000-vs-mcts_2000.rec.gz",
+     "GRAVE (ref 50, bias 1e-5) against the same search without it, 2,000 simulations a move "
+     "each (equal simulations; A = mcts with pilo's settings since; 2026-12-06)"),
+    ("pilo-grave_0.25s_40-vs-uct.rec.gz",
+     "GRAVE, uniform playouts, 0.25 s a move, 40 games (kept: mcts; 2026-12-06)"),
+    ("pilo-grave_reuse_no_0.25s_40-vs-uct.rec.gz", "the same without tree reuse, 40 games"),
+    ("pilo-grave_c_0.5_2000-vs-grave_2000.rec.gz",
+     "GRAVE with c = 0.5 against c = 1, 2,000 simulations each"),
+    ("pilo-grave_c_0.2_2000-vs-grave_2000.rec.gz", "GRAVE with c = 0.2 against c = 1, 60 games"),
+    ("pilo-grave_ref_20_2000-vs-grave_2000.rec.gz",
+     "GRAVE with reference threshold 20 visits against 50, 2,000 simulations each"),
+    ("pilo-grave_ref_100_2000-vs-grave_2000.rec.gz", "GRAVE, reference threshold 100 against 50"),
+    ("pilo-grave_bias_0.001_2000-vs-grave_2000.rec.gz",
+     "GRAVE with bias 0.001 against 1e-5 (the all-moves-as-first term fades sooner), 60 games"),
+    ("pilo-grave_policy_2000-vs-grave_2000.rec.gz",
+     "GRAVE on informed playouts (captures first) against GRAVE on uniform ones"),
+    ("pilo-grave_mast_2000-vs-grave_2000.rec.gz",
+     "GRAVE on MAST playouts against GRAVE on uniform ones"),
     ("implo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("implo-score_0.3-vs-uct.rec.gz", "score-aware backups, weight 0.3"),
     ("implo-score_0.3_32-vs-uct.rec.gz", "the same again, 32 games"),
     ("implo-score_0.15_64-vs-uct.rec.gz", "score-aware backups, weight 0.15, 64 games (2026-12-05)"),
     ("implo-plain_0.25s_40-vs-uct.rec.gz", "the one search, uniform, at 0.25 s a move, 40 games (2026-12-06)"),
     ("implo-plain_reuse_no_0.25s_40-vs-uct.rec.gz", "the same without tree reuse, 40 games (2026-12-06)"),
+    ("implo-grave_2000-vs-mcts_2000.rec.gz",
+     "GRAVE (ref 50, bias 1e-5) against the same search without it, 2,000 simulations a move "
+     "each (equal simulations; 2026-12-06)"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
@@ -100,6 +124,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("yugo-capture-vs-uct.rec.gz", "eye-keeping playouts that also take a capture when drawn"),
     ("yugo-score_0.2-vs-uct.rec.gz", "eye-keeping playouts, score-aware backups 0.2"),
     ("yugo-c_0.7-vs-uct.rec.gz", "eye-keeping playouts, c = 0.7 (stopped early)"),
+    ("yugo-grave_2000-vs-mcts_2000.rec.gz",
+     "GRAVE (ref 50, bias 1e-5) on eye-keeping playouts against the same without, 2,000 "
+     "simulations a move each (equal simulations; kept: mcts; 2026-12-06)"),
 )
 
 

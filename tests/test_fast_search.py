@@ -74,6 +74,14 @@ def _check_tree(s: Search, game) -> None:
                 sign = 1.0 if chooser == 0 else -1.0
                 assert t.eq[e, 0] == pytest.approx(sign * t.ew[e] / t.en[e], abs=1e-12)
                 assert t.eq[e, 1] == pytest.approx(t.en[e] ** -0.5, abs=1e-12)
+    if s.settings.grave:  # all-moves-as-first: once a simulation through the node, at
+        for node in range(int(t.meta[0])):  # least each time its edge was taken
+            f, k = int(t.first[node]), int(t.kids[node])
+            for e in range(f, f + k) if f >= 0 else ():
+                assert t.amaf[e, 0] <= t.n[node]
+                assert abs(t.amaf[e, 1]) <= t.amaf[e, 0]
+                if int(t.action[e]) != s.swap and e < f + int(t.tried[node]):
+                    assert t.amaf[e, 0] >= t.en[e]
 
 
 MODES = {
@@ -85,6 +93,9 @@ MODES = {
     "mast": Settings(evaluator="mast", mast_eps=0.2),
     "policy": Settings(evaluator="policy"),
     "solver": Settings(solver=True),
+    "grave": Settings(grave=True, grave_ref=5),
+    "grave_policy": Settings(grave=True, grave_ref=5, evaluator="policy", c=0.2),
+    "grave_solver": Settings(grave=True, grave_ref=5, solver=True),
 }
 
 
@@ -106,8 +117,9 @@ def test_every_mode_keeps_the_tree_consistent(name: str, mode: str) -> None:
                 break
 
 
+@pytest.mark.parametrize("grave", [False, True])
 @pytest.mark.parametrize("name", boardlab.GAMES)
-def test_a_move_that_wins_at_once_is_proven_and_played(name: str) -> None:
+def test_a_move_that_wins_at_once_is_proven_and_played(name: str, grave: bool) -> None:
     found = 0
     rng = random.Random(5)
     for _ in range(60):
@@ -115,7 +127,7 @@ def test_a_move_that_wins_at_once_is_proven_and_played(name: str) -> None:
         while not game.is_over:
             wins = _winning_moves(game)
             if wins:
-                s = Search(game, Settings(solver=True), seed=found)
+                s = Search(game, Settings(solver=True, grave=grave, grave_ref=5), seed=found)
                 s.run(4 * len(game.legal_actions()) + 50)
                 assert s.proven == game.current_player, game.position()
                 assert s.best_action() in wins, game.position()
@@ -339,3 +351,110 @@ def test_every_game_is_searched_from_a_set_up_position(name: str) -> None:
     s = Search(boardlab.from_position(start.position()), seed=1)
     s.run(50)
     assert s.best_action() in start.legal_actions()
+
+
+def test_all_moves_as_first_counts_each_movers_later_actions_once() -> None:
+    """GRAVE's backup, on a hand-built path: a node counts the actions its
+    own mover played at it or later (a repeat once, the swap never)."""
+    from boardlab.fast import _search
+    t = _search.Tree(16, 16, 8, 4)
+    swap = 5
+    # node 0 (color 0 to move): actions 1, 2, 3; node 1 (color 1): 1, 2, 4, 5
+    for node, mover, first, acts in ((0, 0, 0, (1, 2, 3)), (1, 1, 3, (1, 2, 4, 5))):
+        t.player[node], t.first[node], t.kids[node] = mover, first, len(acts)
+        t.action[first:first + len(acts)] = acts
+    t.first[2] = -1  # the new leaf: not expanded, counts nothing
+    path = np.array([0, 1, 2], dtype=np.int64)
+    played = [(2, 0), (5, 1), (3, 0), (1, 1), (3, 0), (2, 1), (4, 1)]
+    for i, (a, p) in enumerate(played):
+        t.seq[0, i], t.seq[1, i] = a, p
+    for r0 in (1.0, -0.5):
+        _search._amaf_update(path, 2, t.seq, len(played), r0, swap, t.first, t.kids, t.player,
+                             t.action, t.amaf, t.gtab, t.meta)
+    counts = {(e, int(t.action[e])): t.amaf[e, 0] for e in range(7)}
+    # node 0: color 0 played 2 and 3 (3 twice), never 1
+    assert counts[(0, 1)] == 0 and counts[(1, 2)] == 2 and counts[(2, 3)] == 2
+    # node 1, from its own move on: color 1 played the swap (not counted), 1, 2 and 4
+    assert counts[(3, 1)] == 2 and counts[(4, 2)] == 2 and counts[(5, 4)] == 2
+    assert counts[(6, 5)] == 0
+    assert t.amaf[1, 1] == pytest.approx(0.5)
+
+
+def test_a_kernel_that_says_its_turns_alternate_does() -> None:
+    """``ALTERNATES``: after every action but the swap the other color moves
+    (GRAVE reads who played each ply of a playout from that alone)."""
+    from boardlab.fast._resolve import resolve
+    declared = 0
+    for name in boardlab.GAMES:
+        g = resolve(name, None, {})
+        if not getattr(g.kernel, "ALTERNATES", False):
+            continue
+        declared += 1
+        swap = boardlab.new_game(name).swap_action
+        rng = random.Random(3)
+        buf = np.zeros(g.num_actions + 1, dtype=np.int64)
+        for _ in range(40):
+            state = np.zeros(g.state_len, dtype=np.int64)
+            g.kernel.init(state, g.size, g.opts)
+            while (p := g.kernel.current_player(state)) >= 0:
+                a = int(buf[rng.randrange(g.kernel.legal_actions(state, buf))])
+                g.kernel.apply(state, a)
+                after = g.kernel.current_player(state)
+                assert after in (-1, p if a == swap else 1 - p), (name, a)
+    assert declared >= 1
+
+
+def test_a_playout_that_says_its_turns_alternate_does() -> None:
+    """``POLICY_ALTERNATES``: the game's playout, from positions of random
+    games (yugo's marking and answering phases among them), hands the turn
+    over at every ply but the swap, replayed on the kernel."""
+    from boardlab.fast._rng import new_rng
+    declared = 0
+    for name in boardlab.GAMES:
+        if not advice.advice(name).policy_alternates:
+            continue
+        declared += 1
+        playout = advice.plugin_module(name).POLICY_PLAYOUT
+        swap = boardlab.new_game(name).swap_action
+        rng = random.Random(5)
+        for trial in range(120):
+            g = boardlab.new_game(name)
+            depth = rng.randrange(0, 4 * g.n_points)
+            while not g.is_over and len(g.action_history) < depth:
+                g.apply_action(rng.choice(g.legal_actions()))
+            if g.is_over:
+                continue
+            state, req = kernel_state(g)
+            record = np.zeros(64 * g.n_points, dtype=np.int64)
+            plies = playout(state.copy(), new_rng(trial), record)
+            for a in record[:plies]:
+                p = req.kernel.current_player(state)
+                req.kernel.apply(state, int(a))
+                assert req.kernel.current_player(state) in (-1, p if a == swap else 1 - p), (name, a)
+    assert declared >= 1
+
+
+@pytest.mark.parametrize("name, evaluator", [("pilo", "playout"), ("robble", "policy"),
+                                             ("vimbre", "playout"), ("yugo", "policy")])
+def test_grave_reads_the_same_movers_off_alternating_turns_as_by_replay(name: str,
+                                                                         evaluator: str) -> None:
+    """GRAVE learns who played each playout ply from the record alone where
+    the kernel's turns alternate, else by replaying the record on a copy of
+    its start. On a kernel that alternates, both give the same statistics
+    (the swap, which keeps the mover, included: searched from the position
+    where it is legal); yugo's own playout alternates where its kernel does not."""
+    from boardlab.fast import _search
+    g = boardlab.new_game(name)
+    g.apply_action(g.legal_actions()[0])
+    trees = []
+    for alternates in (1.0, 0.0):
+        s = Search(g, Settings(grave=True, grave_ref=5, evaluator=evaluator, nodes=20_000,
+                               edges=400_000), seed=4)
+        assert s.params[_search.P_ALTERNATES] == 1.0
+        s.params[_search.P_ALTERNATES] = alternates
+        s.run(300)
+        trees.append(s.tree)
+    a, b = trees
+    assert a.meta[1] == b.meta[1] > 0
+    assert np.array_equal(a.amaf, b.amaf) and np.array_equal(a.en, b.en)
+    assert a.amaf[:, 0].sum() > 0

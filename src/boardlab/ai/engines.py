@@ -12,7 +12,7 @@ delegates every name other than its own to it. Names:
   BUDGET is a simulation count (``mcts:5000``), seconds (``mcts:0.25s``) or
   both (``mcts:5000+2s``: whichever ends first). Keys: every search setting
   (:class:`boardlab.fast.search.Settings`: ``c``, ``cpuct``, ``priors``,
-  ``evaluator``, ``score``, ``implicit``, ``solver``, ``reuse``, ...), plus
+  ``evaluator``, ``score``, ``implicit``, ``solver``, ``grave``, ``reuse``, ...), plus
   ``knowledge`` (``no``: plain UCB1 with uniform playouts, the game's own
   settings ignored) and ``threads`` (N or ``auto``: root-parallel trees).
 * ``az``, ``az:BUDGET[,net=PATH]``: the one search guided by the network

@@ -58,6 +58,7 @@ from ..games.pilo import Pilo
 from ._rng import rand_below
 
 TERMINATIONS: tuple[str, ...] = ("score", "last-move")
+ALTERNATES = True  # every action, a pass included, hands the turn over; the swap keeps it
 HAS_SCORES = True
 
 BLOCK = 1 << 30  # the Python engine's block value: no stack height reaches it

@@ -57,6 +57,7 @@ from .kernels import (
 )
 
 TERMINATIONS: tuple[str, ...] = ("score", "last-move", "repetition")
+ALTERNATES = True  # every action, a pass included, hands the turn over; the swap keeps it
 HAS_SCORES = True
 _T_SCORE, _T_LAST_MOVE, _T_REPETITION = 0, 1, 2
 

@@ -81,8 +81,9 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
- P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS) = range(16)
-NUM_PARAMS = 16
+ P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
+ P_GRAVE_BIAS, P_ALTERNATES) = range(20)
+NUM_PARAMS = 20
 
 
 def default_params() -> np.ndarray:
@@ -120,7 +121,9 @@ class Tree:
         self.child = np.zeros(edges, dtype=np.int32)    # the child node + 1; 0: not taken yet
         self.en = np.zeros(edges, dtype=np.float64)     # the child's visits and color 0's
         self.ew = np.zeros(edges, dtype=np.float64)     # returns, kept on the edge too
-        self.meta = np.zeros(4, dtype=np.int64)  # [nodes used, edges used, pending leaves, -]
+        # [nodes used, edges used, pending leaves, GRAVE's simulation stamp,
+        #  the node whose edges gtab[2 + color] indexes, per color]
+        self.meta = np.array([0, 0, 0, 0, -1, -1], dtype=np.int64)
         self.scratch = np.zeros(state_len, dtype=np.int64)
         self.buf = np.zeros(num_actions + 1, dtype=np.int64)
         self.fbuf = np.zeros(num_actions + 1, dtype=np.float64)
@@ -135,12 +138,18 @@ class Tree:
         # so that a selection costs a multiply-add a child, not a division and
         # a square root
         self.eq = np.zeros((edges, 2), dtype=np.float64)
+        # GRAVE (:func:`_select_grave`): per edge, the all-moves-as-first
+        # visits and color 0's summed returns of its action for the node's
+        # mover; per color and action, the stamp of the last simulation that
+        # played it (rows 0-1) and its edge in the reference node (rows 2-3)
+        self.amaf = np.zeros((edges, 2), dtype=np.float64)
+        self.gtab = np.full((4, num_actions + 1), -1, dtype=np.int64)
 
     def arrays(self) -> tuple:
         return (self.parent, self.pedge, self.first, self.kids, self.tried, self.nlegal,
                 self.player, self.proven, self.n, self.w, self.hv, self.action, self.prior,
                 self.child, self.en, self.ew, self.meta, self.scratch, self.buf, self.fbuf, self.path,
-                self.scores, self.mast, self.seq, self.eq)
+                self.scores, self.mast, self.seq, self.eq, self.amaf, self.gtab)
 
 
 @njit(cache=True)
@@ -163,6 +172,8 @@ def reset_tree(root_player, parent, pedge, first, kids, tried, nlegal, player, p
     meta[0] = 1
     meta[1] = 0
     meta[2] = 0
+    meta[4] = -1
+    meta[5] = -1
 
 
 @njit(cache=True, inline="always")
@@ -350,6 +361,155 @@ def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, h
 
 
 @njit(cache=True)
+def _grave_index(node, m, first, kids, action, gtab, meta):
+    """Make ``gtab[2 + m]`` map each action to its edge of ``node`` (the
+    reference whose all-moves-as-first statistics ``m``'s nodes below read)."""
+    if meta[4 + m] == node:
+        return
+    f = first[node]
+    for e in range(f, f + kids[node]):
+        gtab[2 + m, action[e]] = e
+    meta[4 + m] = node
+
+
+@njit(cache=True)
+def _select_grave(node, ref, swap, rng, params, first, kids, tried, player, proven, n, action,
+                  prior, child, en, ew, amaf, gtab, meta):
+    """The edge of ``node`` to follow by GRAVE (Cazenave 2015): each move's
+    mean return blended with its all-moves-as-first mean in ``ref`` (the
+    closest node above with the same mover and more than ``P_GRAVE_REF``
+    visits, else ``node`` itself), weight ``b = na / (na + n + bias na n)``,
+    plus ``c sqrt(ln N / (n + 1))``. Every kept move is scored, tried or not
+    (the statistics rank the untried ones); an untried winner is moved to
+    the front of the untried ones so the tried ones stay a prefix. With the
+    solver, proofs come first as in :func:`_select`: a proven win is taken,
+    a proven loss only when nothing else is left."""
+    m = player[node]
+    f = first[node]
+    t = tried[node]
+    k = kids[node]
+    solver = params[P_SOLVER] > 0.5
+    c = params[P_C]
+    bias = params[P_GRAVE_BIAS]
+    logn = c * math.sqrt(math.log(n[node] + 1.0))
+    rf = first[ref]
+    rk = kids[ref]
+    best = f
+    best_v = -1e300
+    for e in range(f, f + k):
+        a = action[e]
+        col = _owner(m, a, swap)
+        sg = _sign(col)
+        if solver and e < f + t and a != swap:
+            pv = proven[child[e] - 1]
+            if pv == col:
+                return e
+            if pv != UNKNOWN and pv != DRAW:
+                if -1e200 > best_v:
+                    best_v = -1e200
+                    best = e
+                continue
+        nj = en[e] if e < f + t else 0.0
+        q = sg * ew[e] / nj if nj > 0.0 else 0.0
+        na = 0.0
+        if a != swap:
+            ae = e
+            if ref != node:
+                ae = gtab[2 + m, a]
+                if ae < rf or ae >= rf + rk or action[ae] != a:
+                    ae = -1
+            if ae >= 0:
+                na = amaf[ae, 0]
+        if na > 0.0:
+            beta = na / (na + nj + bias * na * nj)
+            v = (1.0 - beta) * q + beta * sg * amaf[ae, 1] / na
+        elif nj > 0.0:
+            v = q
+        else:
+            v = 1.0 + 1e-6 * rand_unit(rng)  # nothing known: first, in random order
+        v += logn / math.sqrt(nj + 1.0)
+        if v > best_v:
+            best_v = v
+            best = e
+    u = f + t
+    if best > u:  # an untried edge: bring it to the front of the untried
+        _swap_untried(best, u, action, prior, amaf)
+        if meta[4 + m] == node:
+            gtab[2 + m, action[best]] = best
+            gtab[2 + m, action[u]] = u
+        best = u
+    return best
+
+
+@njit(cache=True, inline="always")
+def _swap_untried(e, u, action, prior, amaf):
+    """Exchange two untried edges of a node (no child, no visits to move:
+    their action, prior and all-moves-as-first statistics)."""
+    a = action[e]
+    action[e] = action[u]
+    action[u] = a
+    p = prior[e]
+    prior[e] = prior[u]
+    prior[u] = p
+    for i in range(2):
+        x = amaf[e, i]
+        amaf[e, i] = amaf[u, i]
+        amaf[u, i] = x
+
+
+@njit(cache=True)
+def _amaf_update(path, depth, seq, seqlen, r0, swap, first, kids, player, action, amaf, gtab,
+                 meta):
+    """Back up all-moves-as-first statistics: each expanded node on the path
+    counts, for its mover, every action that mover played at it or later in
+    the simulation (once, however often it was played)."""
+    stamp = meta[3] + 1
+    meta[3] = stamp
+    t = seqlen
+    for d in range(depth, -1, -1):
+        while t > d:
+            t -= 1
+            gtab[seq[1, t], seq[0, t]] = stamp
+        node = path[d]
+        f = first[node]
+        if f < 0:
+            continue
+        m = player[node]
+        for e in range(f, f + kids[node]):
+            a = action[e]
+            if gtab[m, a] == stamp and a != swap:
+                amaf[e, 0] += 1.0
+                amaf[e, 1] += r0
+
+
+@njit(cache=True)
+def _recorded_playout(s, informed, alternates, current_player, apply, copy_state, playout,
+                      policy, rng, swap, seq, start, replay):
+    """The kernel's playout (or the game's, ``informed``) recording its
+    actions into ``seq`` from ``start``, with who played each: for a kernel
+    whose turns alternate (``ALTERNATES``: every action but the swap hands
+    the turn over) the record alone says; otherwise the record is replayed
+    on a copy of the start (``replay``). Returns the new length."""
+    p = current_player(s)
+    if p < 0:
+        return start
+    if not alternates:
+        copy_state(replay, s)
+    record = seq[0, start:]
+    plies = policy(s, rng, record) if informed else playout(s, rng, record)
+    for x in range(start, start + plies):
+        a = seq[0, x]
+        if alternates:
+            seq[1, x] = p
+            if a != swap:
+                p = 1 - p
+        else:
+            seq[1, x] = current_player(replay)
+            apply(replay, a)
+    return start + plies
+
+
+@njit(cache=True)
 def _update_proof(node, swap, first, tried, kids, nlegal, player, proven, action, child):
     """Re-derive ``node``'s proof from its children's (solver)."""
     m = player[node]
@@ -476,7 +636,7 @@ def _mast_update(mast, seq, length, r0):
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
               evaluate, has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge,
               first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-              scratch, buf, fbuf, path, scores, mast, seq, eq, sims):
+              scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, sims):
     """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
     from ``root``, one loop (a call per simulation would pass every array
     each time); the number done (fewer once the root is proven)."""
@@ -484,10 +644,18 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     implicit = params[P_IMPLICIT] > 0.0
     mode = int(params[P_EVAL])
     use_mast = mode == EVAL_MAST
+    grave = params[P_GRAVE] > 0.5
+    grave_ref = params[P_GRAVE_REF]
+    use_seq = use_mast or grave
+    # GRAVE reads who played each ply of a playout, recorded here; MAST's
+    # playout records its own, and a cut-off playout's plies are not counted
+    recorded = grave and params[P_CUTOFF] == 0.0 and (mode == EVAL_PLAYOUT or mode == EVAL_POLICY)
+    alternates = params[P_ALTERNATES] > 0.5
+    replay = np.empty_like(scratch) if recorded and not alternates else scratch[:0]
     # plain UCB1 with uniform playouts (the yardstick's algorithm) runs its
     # selection and playout here, in the loop, with no call in between
-    plain = (not solver and not implicit and params[P_CPUCT] == 0.0 and params[P_PB] == 0.0
-             and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
+    plain = (not solver and not implicit and not grave and params[P_CPUCT] == 0.0
+             and params[P_PB] == 0.0 and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
     c = params[P_C]
     quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0
     record = buf[:0]
@@ -502,6 +670,8 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
         cap = parent.shape[0]
         exact = UNKNOWN
         seqlen = 0
+        ref0 = -1
+        ref1 = -1
         while True:
             m = player[node]
             if m == TERMINAL:
@@ -532,11 +702,22 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                         if v > best_v:
                             best_v = v
                             e = x
+            elif grave:
+                if n[node] > grave_ref:
+                    _grave_index(node, m, first, kids, action, gtab, meta)
+                    if m == 0:
+                        ref0 = node
+                    else:
+                        ref1 = node
+                ref = ref0 if m == 0 else ref1
+                e = _select_grave(node, node if ref < 0 else ref, swap, rng, params, first, kids,
+                                  tried, player, proven, n, action, prior, child, en, ew, amaf,
+                                  gtab, meta)
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
                             action, prior, child, en, ew)
             a = action[e]
-            if use_mast and seqlen < seq.shape[1]:
+            if use_seq and seqlen < seq.shape[1]:
                 seq[0, seqlen] = a
                 seq[1, seqlen] = m
                 seqlen += 1
@@ -570,6 +751,10 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 break
         if exact != UNKNOWN:
             r0 = 0.0 if exact == DRAW else (1.0 if exact == 0 else -1.0)
+        elif recorded:
+            seqlen = _recorded_playout(s, mode == EVAL_POLICY, alternates, current_player, apply,
+                                       copy_state, playout, policy, rng, swap, seq, seqlen, replay)
+            r0 = _returns(outcome, s, scores, params)
         elif quick:
             if current_player(s) >= 0:
                 playout(s, rng, record)
@@ -597,6 +782,9 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     _minimax(i, swap, first, tried, player, hv, action, child)
         if use_mast:
             _mast_update(mast, seq, seqlen, r0)
+        if grave:
+            _amaf_update(path, depth, seq, seqlen, r0, swap, first, kids, player, action, amaf,
+                         gtab, meta)
     return sims
 
 
@@ -610,14 +798,14 @@ _F2 = types.Array(types.float64, 2, "C")
 _F3 = types.Array(types.float64, 3, "C")
 _U1 = types.Array(types.uint64, 1, "C")
 _TREE = (_A1, _A1, _A1, _A1, _A1, _A1, _A1, _A1, _F1, _F1, _F1, _I32, _F32, _I32, _F1, _F1, _A1,
-         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2)
+         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2, _F2, _A2)
 
 
 @njit(types.int64(_FNS, _FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, *_TREE),
       cache=True, nogil=True)  # nogil: root-parallel trees search in threads at once
 def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent, pedge, first,
                  kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-                 scratch, buf, fbuf, path, scores, mast, seq, eq):
+                 scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
     """Up to ``sims`` simulations from node ``root``, whose position is
     ``root_state``; the number done (fewer once the root is proven)."""
     legal = _loops._make_legal(fns[2], fns[3])
@@ -634,7 +822,7 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
                      has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge, first,
                      kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
-                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, sims)
+                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, sims)
 
 
 # ---------------------------------------------------------------- external evaluation
@@ -678,7 +866,7 @@ def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids
                   _A2, _A1, *_TREE), cache=True, nogil=True)
 def collect(fns, root_state, root, swap, params, rng, want, force, out_states, out_nodes,
             parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
-            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq):
+            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
     """Select up to ``want`` leaves that need an outside evaluation, putting a
     virtual loss on each path so the next selection looks elsewhere; their
     positions go to ``out_states`` and their nodes to ``out_nodes``. Leaves
@@ -717,13 +905,8 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                     break
                 t = f + tried[node]
                 if e > t:  # not visited yet: bring it to the front of the unvisited
-                    a = action[e]
-                    action[e] = action[t]
-                    action[t] = a
-                    p = prior[e]
-                    prior[e] = prior[t]
-                    prior[t] = p
-                    e = t  # (unvisited edges have no child and no statistics to move)
+                    _swap_untried(e, t, action, prior, amaf)
+                    e = t
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w,
                             hv, action, prior, child, en, ew)
@@ -773,7 +956,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                   *_TREE), cache=True, nogil=True)
 def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, parent, pedge,
             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-            scratch, buf, fbuf, path, scores, mast, seq, eq):
+            scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
     """Hand back the evaluations of ``count`` leaves :func:`collect` returned:
     ``values[i]`` is the leaf's value for the color to move there, in
     [-1, 1]; ``priors[i, a]`` the probability of action ``a`` there (only the

@@ -54,6 +54,7 @@ from ..games.vimbre import Vimbre
 from ._rng import rand_below
 
 TERMINATIONS: tuple[str, ...] = ("connection",)
+ALTERNATES = True  # every action hands the turn over; the swap keeps it
 HAS_SCORES = False
 
 _MIN_SIZE = 4

@@ -12,6 +12,11 @@ game:
     them (selection, progressive widening, ``maxkids``);
 ``POLICY_PLAYOUT(state, rng, record)`` (``SIG_PLAYOUT``)
     the game's informed playout, the kernel playout's contract;
+    ``POLICY_ALTERNATES = True`` says that it hands the turn to the other
+    color at every ply but the pie swap, as the kernel's ``ALTERNATES``
+    does for any action (GRAVE then reads who played each ply off the
+    record instead of replaying it; yugo's playout never marks a group, the
+    only ply that keeps the turn);
 ``EVALUATE(state)`` (``SIG_EVALUATE``)
     a static value of a position in play for color 0, in [-1, 1] (default:
     the live score margin, where the kernel keeps live scores);
@@ -63,6 +68,7 @@ class Advice:
     settings: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     levels: tuple[int, ...] = ()
     special: Callable[[Any, dict], int | None] | None = None
+    policy_alternates: bool = False
 
 
 _CACHE: dict[str, Advice] = {}
@@ -92,5 +98,6 @@ def advice(name: str) -> Advice:
                                   policy is not None, evaluate is not None,
                                   MappingProxyType(settings),
                                   tuple(getattr(module, "LEVELS", ())),
-                                  getattr(module, "special", None))
+                                  getattr(module, "special", None),
+                                  policy is not None and getattr(module, "POLICY_ALTERNATES", False))
     return found

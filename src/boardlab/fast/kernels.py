@@ -41,6 +41,12 @@ Python API, ``0 .. num_distinct_actions - 1``)::
                                            a row is mostly history capacity (robble: 18 KB,
                                            of which a 7x7 game reads a tenth)
 
+    ALTERNATES: bool                       optional, default False: every action hands the
+                                           turn to the other color, except the pie swap (after
+                                           which the same color index moves on), so a playout's
+                                           record alone says who played each ply (GRAVE reads
+                                           it; without it, GRAVE replays each playout's record
+                                           on a copy of its start to learn the movers)
     TERMINATIONS: tuple[str, ...]          Termination values, by the codes outcome() returns
     HAS_SCORES: bool                       whether Outcome.scores is a dict (else None)
     hot_words(size) -> int                 optional, plain Python: how many leading words

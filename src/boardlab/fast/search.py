@@ -56,7 +56,11 @@ class Settings:
     score margin in a win's value (0: wins are +1); ``score_scale``: the
     margin worth a full bonus / the heuristic's tanh scale (0: a quarter of
     the board's points); ``implicit``: weight of implicit minimax values;
-    ``solver``: MCTS-solver; ``vloss``: virtual loss of a waiting leaf
+    ``solver``: MCTS-solver; ``grave``: GRAVE selection (each move's
+    all-moves-as-first statistics, from the closest node above with the same
+    mover and more than ``grave_ref`` visits, blended into its mean with
+    bias ``grave_bias``; :func:`boardlab.fast._search._select_grave`);
+    ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
     listed)."""
@@ -77,6 +81,9 @@ class Settings:
     implicit: float = 0.0
     solver: bool = False
     vloss: float = 1.0
+    grave: bool = False
+    grave_ref: int = 50
+    grave_bias: float = 1e-5
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -100,6 +107,10 @@ class Settings:
         check(0 <= self.score <= 10, f"score must be in [0, 10], got {self.score}")
         check(0 <= self.score_scale < math.inf, f"score_scale must be >= 0, got {self.score_scale}")
         check(0 <= self.implicit <= 1, f"implicit must be in [0, 1], got {self.implicit}")
+        check(0 <= self.grave_ref <= 1_000_000, f"grave_ref must be >= 0 visits, got {self.grave_ref}")
+        check(0 <= self.grave_bias < math.inf, f"grave_bias must be >= 0, got {self.grave_bias}")
+        check(not (self.grave and self.evaluator == "external"),
+              "grave needs the search's own leaf evaluations: not with evaluator=external")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -134,6 +145,9 @@ class Settings:
         p[_search.P_IMPLICIT] = self.implicit
         p[_search.P_SOLVER] = 1.0 if self.solver else 0.0
         p[_search.P_VLOSS] = self.vloss
+        p[_search.P_GRAVE] = 1.0 if self.grave else 0.0
+        p[_search.P_GRAVE_REF] = self.grave_ref
+        p[_search.P_GRAVE_BIAS] = self.grave_bias
         return p
 
 
@@ -227,6 +241,11 @@ class Search:
         self.advice = advice(game.name)
         self.swap = game.swap_action if game.swap_action is not None else -1
         self.params = self.settings.params(game.n_points)
+        # who played each playout ply, for GRAVE: read off the record where
+        # the turns alternate (any kernel action, or the game's playout), else replayed
+        alternates = getattr(self.req.kernel, "ALTERNATES", False) or (
+            self.settings.evaluator == "policy" and self.advice.policy_alternates)
+        self.params[_search.P_ALTERNATES] = 1.0 if alternates else 0.0
         self.rng = new_rng(seed)
         self.clock = clock
         self.tree = _search.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
