@@ -439,3 +439,24 @@ def test_a_ladder_of_matches_adds_elo_and_variances():
     assert math.isinf(stats.chained_elo([a, stats.elo_estimate(10, 0, 0)])[0])
     with pytest.raises(ValueError):
         stats.chained_elo([])
+
+
+def test_a_record_from_before_a_setting_existed_still_resumes(tmp_path):
+    """A published match names its search with every setting spelled out;
+    a setting added later (read as its default, the search as it was) does
+    not make the old record "another match", any other difference does."""
+    from boardlab.ai.engines import explicit_spec
+    a = explicit_spec("mcts:8", "robble")
+    assert ",grave=no,grave_ref=50,grave_bias=1e-05," in a
+    out = str(tmp_path / "old.rec")
+    match.run_match("robble", a, "random", 2, size=4, seed=1, out=out)
+    older = a.replace(",grave=no,grave_ref=50,grave_bias=1e-05", "")
+    text = open(out, encoding="utf-8").read()
+    assert a in text
+    open(out, "w", encoding="utf-8").write(text.replace(a, older))
+    again = match.run_match("robble", a, "random", 2, size=4, seed=1, out=out, resume=True)
+    assert again.resumed == 2
+    for other in (a.replace("grave=no", "grave=yes"), a.replace("c=1.0", "c=0.5"),
+                  a.replace("mcts:8", "mcts:9"), "mcts:8"):
+        with pytest.raises(ValueError, match="from another match"):
+            match.run_match("robble", other, "random", 2, size=4, seed=1, out=out, resume=True)

@@ -199,6 +199,31 @@ def explicit_spec(name: str, game: str) -> str:
     return ",".join([head, *threads, *items])
 
 
+def same_engine(recorded: str, name: str) -> bool:
+    """Whether a record's engine name denotes the engine ``name``: the same
+    name, or, where ``name`` spells every search setting out
+    (:func:`explicit_spec`), a recorded name that spells out the same search
+    but predates settings added since. A setting it lacks reads as the
+    :class:`~boardlab.fast.search.Settings` default, which is how a new
+    setting keeps the search as it was (``grave=no`` for a name written
+    before GRAVE), so a published match stays resumable and reportable."""
+    if recorded == name:
+        return True
+    from ..fast.search import Settings
+    from .search import SearchAgent
+    try:
+        old, new = make_engine(recorded), make_engine(name)
+    except ValueError:
+        return False
+    if not (isinstance(old, SearchAgent) and isinstance(new, SearchAgent)):
+        return False
+    if set(new.overrides) != set(Settings.names()) or not set(old.overrides) <= set(new.overrides):
+        return False
+    return ((old.limit, old.level, old.threads, old.knowledge)
+            == (new.limit, new.level, new.threads, new.knowledge)
+            and Settings(**old.overrides) == Settings(**new.overrides))
+
+
 def builtin_engines() -> list[tuple[str, Callable[..., Any], int, str]]:
     """``uct``, ``mcts`` and the levels as ``(name, factory, strength, summary)``,
     for ``boardlab.ai``'s registry to register (``random`` is its own); this

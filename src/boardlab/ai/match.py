@@ -33,7 +33,7 @@ import boardlab
 
 from .. import records
 from ..core import pie
-from .engines import make_engine
+from .engines import make_engine, same_engine
 from .selfplay import CLOCKS, GameTask, Played, game_seeds, play, seats
 from .stats import SPRT, EloEstimate, elo_estimate, format_elo
 
@@ -148,7 +148,8 @@ def result_from_record(spec: MatchSpec, rec: records.Record, where: str) -> Game
     """Rebuild a finished game's result from its record (``where`` names it in errors)."""
     tags = rec.tags
     for key, want in (("EngineA", spec.a), ("EngineB", spec.b), ("MatchSeed", str(spec.seed))):
-        if tags.get(key) != want:
+        got = tags.get(key)
+        if got != want and (key == "MatchSeed" or got is None or not same_engine(got, want)):
             raise ValueError(f"{where} is from another match: {key} is "
                              f"{tags.get(key)!r}, this match has {want!r}")
     if (rec.name, rec.size, rec.options) != (spec.game, spec.size, spec.full_options):
