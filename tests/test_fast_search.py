@@ -192,7 +192,9 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,reuse=maybe", "yes or no"), ("mcts:10,evaluator=nn", "evaluator"),
                        ("mcts:10,rave=1", "unknown engine option 'rave'"),
                        ("mcts:10,threads=0", "threads"), ("mcts:10,threads=two", "two"),
-                       ("mcts:10,maxkids=-1", "maxkids")):
+                       ("mcts:10,maxkids=-1", "maxkids"), ("mcts:10,grave_bias=-1", "grave_bias"),
+                       ("mcts:10,grave_ref=-5", "grave_ref"), ("mcts:10,grave=often", "yes or no"),
+                       ("mcts:10,grave=yes,evaluator=external", "grave needs")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
 
@@ -380,6 +382,14 @@ def test_all_moves_as_first_counts_each_movers_later_actions_once() -> None:
     assert t.amaf[1, 1] == pytest.approx(0.5)
 
 
+def _hands_the_turn_over(kernel, state, a: int, swap) -> bool:
+    """Apply ``a``: whether the other color moves next (the same one after the
+    swap), or the game is over."""
+    p = kernel.current_player(state)
+    kernel.apply(state, a)
+    return kernel.current_player(state) in (-1, p if a == swap else 1 - p)
+
+
 def test_a_kernel_that_says_its_turns_alternate_does() -> None:
     """``ALTERNATES``: after every action but the swap the other color moves
     (GRAVE reads who played each ply of a playout from that alone)."""
@@ -396,11 +406,9 @@ def test_a_kernel_that_says_its_turns_alternate_does() -> None:
         for _ in range(40):
             state = np.zeros(g.state_len, dtype=np.int64)
             g.kernel.init(state, g.size, g.opts)
-            while (p := g.kernel.current_player(state)) >= 0:
+            while g.kernel.current_player(state) >= 0:
                 a = int(buf[rng.randrange(g.kernel.legal_actions(state, buf))])
-                g.kernel.apply(state, a)
-                after = g.kernel.current_player(state)
-                assert after in (-1, p if a == swap else 1 - p), (name, a)
+                assert _hands_the_turn_over(g.kernel, state, a, swap), (name, a)
     assert declared >= 1
 
 
@@ -428,9 +436,7 @@ def test_a_playout_that_says_its_turns_alternate_does() -> None:
             record = np.zeros(64 * g.n_points, dtype=np.int64)
             plies = playout(state.copy(), new_rng(trial), record)
             for a in record[:plies]:
-                p = req.kernel.current_player(state)
-                req.kernel.apply(state, int(a))
-                assert req.kernel.current_player(state) in (-1, p if a == swap else 1 - p), (name, a)
+                assert _hands_the_turn_over(req.kernel, state, int(a), swap), (name, a)
     assert declared >= 1
 
 
