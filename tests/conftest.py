@@ -29,6 +29,17 @@ def play_random(game: boardlab.Game, rng: random.Random, cap: int = PLY_CAP) -> 
     raise AssertionError(f"{game.name}: random game did not end within {cap} plies")
 
 
+def wins_now(game: boardlab.Game) -> list[str]:
+    """The mover's moves that end the game at once with the mover winning."""
+    out = []
+    for m in game.legal_moves():
+        probe = game.copy()
+        probe.play(m)
+        if probe.is_over and probe.winner == game.to_move:
+            out.append(m)
+    return out
+
+
 def one_winning_move(name: str, size: int, seed: int) -> tuple[boardlab.Game, str]:
     """A position from seeded random play where exactly one move wins at
     once (and more than ten are legal), with that move: what a search must
@@ -37,12 +48,7 @@ def one_winning_move(name: str, size: int, seed: int) -> tuple[boardlab.Game, st
     for _ in range(200):
         game = boardlab.new_game(name, size)
         while not game.is_over:
-            wins = []
-            for m in game.legal_moves():
-                probe = game.copy()
-                probe.play(m)
-                if probe.is_over and probe.winner == game.to_move:
-                    wins.append(m)
+            wins = wins_now(game)
             if len(wins) == 1 and len(game.legal_moves()) > 10:
                 return game, wins[0]
             game.play(rng.choice(game.legal_moves()))

@@ -19,7 +19,7 @@ from boardlab import records
 from boardlab.ai.analysis import THRESHOLDS, analyse, analyse_game
 from boardlab.ai.limit import Limit
 from boardlab.ai.match import run_match
-from conftest import one_winning_move
+from conftest import one_winning_move, wins_now
 
 PY = sys.executable
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "src")}
@@ -75,14 +75,6 @@ def test_analysing_a_finished_game_is_refused():
 
 
 # ---------------------------------------------------------------- judging a game
-def _wins_now(game) -> list[str]:
-    out = []
-    for m in game.legal_moves():
-        probe = game.copy()
-        probe.play(m)
-        if probe.is_over and probe.winner == game.to_move:
-            out.append(m)
-    return out
 
 
 def _win_or_lose(name: str, size: int, seed: int):
@@ -92,12 +84,12 @@ def _win_or_lose(name: str, size: int, seed: int):
     for _ in range(300):
         game = boardlab.new_game(name, size)
         while not game.is_over:
-            wins = _wins_now(game)
+            wins = wins_now(game)
             if len(wins) == 1:
                 for m in game.legal_moves():
                     probe = game.copy()
                     probe.play(m)
-                    if not probe.is_over and probe.to_move != game.to_move and _wins_now(probe):
+                    if not probe.is_over and probe.to_move != game.to_move and wins_now(probe):
                         return game, wins[0], m
             game.play(rng.choice(game.legal_moves()))
     raise AssertionError("no such position found")

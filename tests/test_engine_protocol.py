@@ -16,6 +16,7 @@ import threading
 import pytest
 
 import boardlab
+from conftest import wins_now
 
 PY = sys.executable
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "src")}
@@ -106,24 +107,16 @@ def _seeded_position(name: str, size: int, seed: int, wanted) -> boardlab.Game:
     raise AssertionError("no such position found")
 
 
-def _wins_now(game: boardlab.Game) -> list[str]:
-    out = []
-    for m in game.legal_moves():
-        probe = game.copy()
-        probe.play(m)
-        if probe.is_over and probe.winner == game.to_move:
-            out.append(m)
-    return out
 
 
 def _every_move_loses_at_once(game: boardlab.Game) -> bool:
     """Every move lets the opponent win at once (and none wins first)."""
-    if _wins_now(game):
+    if wins_now(game):
         return False
     for m in game.legal_moves():
         probe = game.copy()
         probe.play(m)
-        if probe.is_over or probe.to_move == game.to_move or not _wins_now(probe):
+        if probe.is_over or probe.to_move == game.to_move or not wins_now(probe):
             return False
     return True
 
@@ -232,14 +225,14 @@ def test_setoption_multipv_threads_and_seed(engine):
 
 
 def test_a_won_position_scores_mate_and_a_lost_one_negative_mate(engine):
-    won = _seeded_position("vimbre", 5, 4, lambda g: len(_wins_now(g)) == 1
+    won = _seeded_position("vimbre", 5, 4, lambda g: len(wins_now(g)) == 1
                            and len(g.legal_moves()) > 10)
     eng = engine("vimbre", "--size", "5")
     _ready(eng)
     eng.send("position startpos moves " + " ".join(won.history))
     lines = _one_bestmove(eng, "go nodes 5000")
     assert _score([x for x in lines if x.startswith("info depth")][-1]) == ("mate", 1)
-    assert lines[-1].split()[1] == _wins_now(won)[0]
+    assert lines[-1].split()[1] == wins_now(won)[0]
 
     lost = _seeded_position("vimbre", 4, 1, _every_move_loses_at_once)
     eng = engine("vimbre", "--size", "4")

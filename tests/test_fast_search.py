@@ -96,6 +96,7 @@ MODES = {
     "grave": Settings(grave=True, grave_ref=5),
     "grave_policy": Settings(grave=True, grave_ref=5, evaluator="policy", c=0.2),
     "grave_solver": Settings(grave=True, grave_ref=5, solver=True),
+    "forced": Settings(forced=True, solver=True, grave=True, grave_ref=5),
 }
 
 
@@ -115,6 +116,43 @@ def test_every_mode_keeps_the_tree_consistent(name: str, mode: str) -> None:
             replay.apply_action(a)
             if replay.is_over:
                 break
+
+
+def _forced_leaves(s: Search, game) -> int:
+    """How many unexpanded nodes of the tree have a single legal move (each
+    node's position replayed from the root along its edges)."""
+    t = s.tree
+    count = 0
+    for node in range(int(t.meta[0])):
+        if int(t.first[node]) >= 0 or int(t.player[node]) < 0:
+            continue
+        line, i = [], node
+        while i != s.root:
+            line.append(int(t.action[t.pedge[i]]))
+            i = int(t.parent[i])
+        g = game.copy()
+        for a in reversed(line):
+            g.apply_action(a)
+        count += len(g.legal_actions()) == 1
+    return count
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_forced_moves_are_passed_through_in_the_same_simulation(name: str) -> None:
+    """With ``forced``, no leaf of the tree is a position with one legal
+    move; without it, implo's single resolutions leave such leaves (so the
+    check can fail)."""
+    without = 0
+    for game in _random_positions(name, 4, seed=3):
+        s = Search(game, Settings(forced=True), seed=2)
+        s.run(400)
+        _check_tree(s, game)
+        assert _forced_leaves(s, game) == 0
+        if name == "implo":
+            plain = Search(game, Settings(), seed=2)
+            plain.run(400)
+            without += _forced_leaves(plain, game)
+    assert without > 0 or name != "implo"
 
 
 @pytest.mark.parametrize("grave", [False, True])

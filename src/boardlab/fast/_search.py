@@ -82,8 +82,8 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES) = range(20)
-NUM_PARAMS = 20
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED) = range(21)
+NUM_PARAMS = 21
 
 
 def default_params() -> np.ndarray:
@@ -374,7 +374,7 @@ def _grave_index(node, m, first, kids, action, gtab, meta):
 
 @njit(cache=True)
 def _select_grave(node, ref, swap, rng, params, first, kids, tried, player, proven, n, action,
-                  prior, child, en, ew, amaf, gtab, meta):
+                  prior, child, en, eq, amaf, gtab, meta):
     """The edge of ``node`` to follow by GRAVE (Cazenave 2015): each move's
     mean return blended with its all-moves-as-first mean in ``ref`` (the
     closest node above with the same mover and more than ``P_GRAVE_REF``
@@ -410,7 +410,7 @@ def _select_grave(node, ref, swap, rng, params, first, kids, tried, player, prov
                     best = e
                 continue
         nj = en[e] if e < f + t else 0.0
-        q = sg * ew[e] / nj if nj > 0.0 else 0.0
+        q = eq[e, 0] if nj > 0.0 else 0.0  # the mean return for col, cached by the backup
         na = 0.0
         if a != swap:
             ae = e
@@ -421,8 +421,8 @@ def _select_grave(node, ref, swap, rng, params, first, kids, tried, player, prov
             if ae >= 0:
                 na = amaf[ae, 0]
         if na > 0.0:
-            beta = na / (na + nj + bias * na * nj)
-            v = (1.0 - beta) * q + beta * sg * amaf[ae, 1] / na
+            # (1 - b) q + b * sg * amaf / na with b = na / d: one division
+            v = q + (sg * amaf[ae, 1] - na * q) / (na + nj + bias * na * nj)
         elif nj > 0.0:
             v = q
         else:
@@ -651,6 +651,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     # playout records its own, and a cut-off playout's plies are not counted
     recorded = grave and params[P_CUTOFF] == 0.0 and (mode == EVAL_PLAYOUT or mode == EVAL_POLICY)
     alternates = params[P_ALTERNATES] > 0.5
+    forced = params[P_FORCED] > 0.5
     replay = np.empty_like(scratch) if recorded and not alternates else scratch[:0]
     # plain UCB1 with uniform playouts (the yardstick's algorithm) runs its
     # selection and playout here, in the loop, with no call in between
@@ -711,7 +712,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                         ref1 = node
                 ref = ref0 if m == 0 else ref1
                 e = _select_grave(node, node if ref < 0 else ref, swap, rng, params, first, kids,
-                                  tried, player, proven, n, action, prior, child, en, ew, amaf,
+                                  tried, player, proven, n, action, prior, child, en, eq, amaf,
                                   gtab, meta)
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
@@ -744,6 +745,11 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                         hv[j] = _returns(outcome, s, scores, params)
                 elif implicit:
                     hv[j] = _heuristic(evaluate, has_eval, live, s, scores, params)
+                if (forced and p != TERMINAL and depth + 1 < path.shape[0]
+                        and _expand(j, s, legal_actions, prior_fn, rng, params, first, kids, tried,
+                                    nlegal, action, prior, child, en, ew, meta, buf, fbuf)
+                        and nlegal[j] == 1):
+                    continue  # a forced move: no choice to learn, take it in this simulation
                 break
             path[depth] = j
             node = j

@@ -60,6 +60,8 @@ class Settings:
     all-moves-as-first statistics, from the closest node above with the same
     mover and more than ``grave_ref`` visits, blended into its mean with
     bias ``grave_bias``; :func:`boardlab.fast._search._select_grave`);
+    ``forced``: a new node with a single legal move is expanded and passed
+    through in the same simulation (a forced move teaches nothing);
     ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -84,6 +86,7 @@ class Settings:
     grave: bool = False
     grave_ref: int = 50
     grave_bias: float = 1e-5
+    forced: bool = False
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -148,6 +151,7 @@ class Settings:
         p[_search.P_GRAVE] = 1.0 if self.grave else 0.0
         p[_search.P_GRAVE_REF] = self.grave_ref
         p[_search.P_GRAVE_BIAS] = self.grave_bias
+        p[_search.P_FORCED] = 1.0 if self.forced else 0.0
         return p
 
 

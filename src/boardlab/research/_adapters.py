@@ -1,5 +1,6 @@
 """What the research adapters (openspiel, pettingzoo, gymnasium) share: turning
-their keyword options into a checked game factory, and the length cap.
+their keyword options into a checked game factory, the length cap, and the
+text rendering.
 
 Options every adapter takes: ``size`` (the board size, default the game's),
 the game's own options (``pie`` for implo / pilo / robble, ``komi`` for
@@ -181,3 +182,16 @@ class CompiledGame:
         self.__init__(saved["config"])  # type: ignore[misc]
         self._replay(self._state, self._size, self._opts, np.array(saved["actions"], np.int64))
         self.actions = list(saved["actions"])
+
+
+def render_text(game: Game, mode: str | None) -> str | None:
+    """Gymnasium's and PettingZoo's ``render``: the board as text for
+    ``"ansi"``, printed for ``"human"`` (returning None), nothing without a
+    mode."""
+    if mode is None:
+        return None
+    text = str(game)
+    if mode == "human":
+        print(text)
+        return None
+    return text

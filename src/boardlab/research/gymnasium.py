@@ -173,13 +173,7 @@ class BoardlabEnv(gymnasium.Env):
         return self._obs(), float(reward), terminated, truncated, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = str(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _adapters.render_text(self.game, self.render_mode)
 
 
 def _register() -> None:

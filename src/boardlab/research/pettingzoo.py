@@ -191,13 +191,7 @@ class BoardlabAECEnv(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = str(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _adapters.render_text(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
