@@ -232,7 +232,9 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,threads=0", "threads"), ("mcts:10,threads=two", "two"),
                        ("mcts:10,maxkids=-1", "maxkids"), ("mcts:10,grave_bias=-1", "grave_bias"),
                        ("mcts:10,grave_ref=-5", "grave_ref"), ("mcts:10,grave=often", "yes or no"),
-                       ("mcts:10,grave=yes,evaluator=external", "grave needs")):
+                       ("mcts:10,grave=yes,evaluator=external", "grave needs"),
+                       ("mcts:10,forced=yes,evaluator=external", "forced passes"),
+                       ("mcts:10,forced=sometimes", "yes or no")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
 

@@ -114,6 +114,8 @@ class Settings:
         check(0 <= self.grave_bias < math.inf, f"grave_bias must be >= 0, got {self.grave_bias}")
         check(not (self.grave and self.evaluator == "external"),
               "grave needs the search's own leaf evaluations: not with evaluator=external")
+        check(not (self.forced and self.evaluator == "external"),
+              "forced passes forced moves in the search's own simulations: not with evaluator=external")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
