@@ -87,8 +87,9 @@ POLICY_PLAYOUT = policy_playout
 #: when it is played (a placement stays until captured, a capture removes a
 #: stack wherever it happens), which is what all-moves-as-first statistics
 #: assume; at equal simulations it beat the plain selection 26-4, at 0.25 s a
-#: move 31-9 against ``uct``, but at 1 s a move only 14-16 (docs/ai.md,
-#: bench/tries).
+#: move 31-9 against ``uct``; at 1 s a move (about 80,000 simulations) its gain
+#: is gone: 14-16 against ``uct``, 8-12 against the search without it
+#: (docs/ai.md, bench/tries).
 SEARCH_SETTINGS = {"grave": True}
 
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
