@@ -80,6 +80,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-grave_3000-vs-mcts_3000.rec.gz",
      "GRAVE (ref 50, bias 1e-5) on bitboard playouts against the same without, "
      "3,000 simulations a move each (equal simulations; 2026-12-06)"),
+    ("robble-plain_reuse_no_3000_100-vs-uct_3000.rec.gz",
+     "the one search, uniform, no tree reuse, against uct at 3,000 simulations each (equal "
+     "work, the same algorithm), 100 games, seed 21 (2026-12-06)"),
     ("robble-mast_0.5_3000-vs-mcts_3000.rec.gz",
      "MAST playouts with half the choices uniform (mast_eps 0.5) against bitboard playouts, "
      "3,000 simulations each (equal simulations; 2026-12-06)"),
@@ -141,6 +144,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-grave_2000-vs-mcts_2000.rec.gz",
      "GRAVE (ref 50, bias 1e-5) against the same search without it, 2,000 simulations a move "
      "each (equal simulations; 2026-12-06)"),
+    ("implo-plain_reuse_no_2000_100-vs-uct_2000.rec.gz",
+     "the one search, uniform, no tree reuse, against uct at 2,000 simulations each (equal "
+     "work, the same algorithm), 100 games, seed 21 (2026-12-06)"),
     ("implo-mast_0.5_2000-vs-mcts_2000.rec.gz",
      "MAST playouts, mast_eps 0.5, against uniform ones, 2,000 simulations each (2026-12-06)"),
     ("implo-forced_2000-vs-mcts_2000.rec.gz",
