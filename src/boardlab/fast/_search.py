@@ -53,7 +53,9 @@ score-aware returns (a win by a wider margin is worth a little more, where
 the game keeps scores), implicit minimax backups (Lanctot et al. 2014: the
 heuristic values of the visited leaves backed up by minimax and mixed into
 Q), playout cut-off (a playout stops after ``cutoff`` plies and the
-heuristic judges it), the MCTS-solver (proven wins and losses), forced
+heuristic judges it), the MCTS-solver (proven wins and losses), GRAVE
+(Cazenave 2015: each move's all-moves-as-first statistics from an ancestor
+with enough visits blended into its mean; :func:`_select_grave`), forced
 moves passed through (a new node with one legal move is expanded and
 followed in the same simulation), and tree reuse (a search may continue
 from any visited node).

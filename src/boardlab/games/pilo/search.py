@@ -94,5 +94,5 @@ SEARCH_SETTINGS = {"grave": True}
 
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (pilo 8x8, one core; 70,000
-#: before GRAVE, which costs about a quarter of the simulations a second).
+#: before GRAVE, which costs about a fifth of the simulations a second).
 LEVELS = (16, 256, 2048, 16384, 90_000)
