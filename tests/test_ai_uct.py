@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -44,6 +45,20 @@ def test_a_limit_needs_something():
         Limit()
     with pytest.raises(OptionError):
         Limit(simulations=True)
+
+
+def test_a_search_keeps_a_reserve_on_a_running_clock_only():
+    """On the wall clock an agent's search stops short of the move's time
+    (what follows it still runs on that clock); on the search thread's CPU
+    clock, the clock of matches at equal work, it gets the whole budget, as
+    ``uct`` does."""
+    from boardlab.ai.limit import RESERVE
+    move = Limit(500, 2.0)
+    wall = move.for_search(time.perf_counter)
+    assert wall.simulations == 500 and wall.seconds == pytest.approx(2.0 * (1 - RESERVE))
+    assert wall.seconds < move.seconds
+    assert move.for_search(time.thread_time) == move
+    assert Limit(300).for_search(time.perf_counter) == Limit(300)
 
 
 # ---------------------------------------------------------------- uct

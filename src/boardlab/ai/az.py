@@ -81,7 +81,7 @@ class AZAgent(BaseAgent):
             self._seconds = self.clock() - start
             return legal[0]
         lim = self.limit
-        deadline = None if lim.seconds is None else start + lim.seconds * 0.97
+        deadline = lim.for_search(self.clock).deadline(start)
         sims = lim.simulations
         search = Search(game, play_settings(lim, game.num_distinct_actions), seed=int(self.np_rng.integers(2 ** 62)),
                         clock=self.clock)

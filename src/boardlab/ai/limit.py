@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import OptionError
@@ -28,6 +30,9 @@ from ..errors import OptionError
 MAX_SIMULATIONS = 100_000_000
 MAX_SECONDS = 24 * 3600.0
 _NUMBER = re.compile(r"\d{1,12}(\.\d{1,9})?")
+#: Share of a timed move an agent keeps back, on a running clock, for what
+#: follows its search (choosing, commenting, handing the move over).
+RESERVE = 0.03
 
 
 @dataclass(frozen=True)
@@ -93,3 +98,14 @@ class Limit:
     def deadline(self, start: float) -> float | None:
         """The clock reading at which a search started at ``start`` stops."""
         return None if self.seconds is None else start + self.seconds
+
+    def for_search(self, clock: Callable[[], float]) -> Limit:
+        """The budget an agent's search gets of this move budget on ``clock``:
+        :data:`RESERVE` less on a running clock (the wall clock a player or a
+        GUI keeps, which goes on while the move is handed over), all of it on
+        the search thread's CPU clock (``time.thread_time``, the clock of
+        matches at equal work), which counts only the search itself, so the
+        agent and a rival without a reserve get the same work."""
+        if self.seconds is None or clock is time.thread_time:
+            return self
+        return Limit(self.simulations, self.seconds * (1 - RESERVE))

@@ -29,8 +29,6 @@ from .agent import BaseAgent
 from .comments import SearchComment
 from .limit import Limit
 
-#: Share of a timed move kept back for what follows the search.
-RESERVE = 0.03
 #: The budget of one estimate behind a pre-game choice (yugo's komi or color:
 #: :mod:`boardlab.ai.decisions`): 8,000 simulations or 1 s, whichever ends first.
 DECISION_LIMIT = Limit(8000, 1.0)
@@ -135,8 +133,9 @@ class SearchAgent(BaseAgent):
 
     def search(self, game: Game, limit: Limit | None = None):
         """The search of ``game``'s position within ``limit`` (default: the
-        agent's, less a small reserve on a clock): one tree, or with
-        ``threads`` > 1 a :class:`~boardlab.fast.search.RootParallel`."""
+        agent's, less a small reserve on a running clock:
+        :meth:`Limit.for_search`): one tree, or with ``threads`` > 1 a
+        :class:`~boardlab.fast.search.RootParallel`."""
         settings = self.settings_for(game)
         s = self._grown(self._tree, game, settings)
         searched: Search | RootParallel = s
@@ -151,8 +150,7 @@ class SearchAgent(BaseAgent):
         if not settings.reuse:
             self._trees = []
         if limit is None:
-            lim = self.limit_for(game)
-            limit = lim if lim.seconds is None else Limit(lim.simulations, lim.seconds * (1 - RESERVE))
+            limit = self.limit_for(game).for_search(self.clock)
         before = searched.simulations
         searched.run_for(limit)
         self.info.simulations = searched.simulations - before

@@ -92,30 +92,44 @@ def _all_if(cond):
 
 
 @njit(cache=True, inline="always")
+def _direction(black, white, occupied, a, b):
+    """One direction of a placement, read off the board before it: the
+    neighbour's bit ``a`` if a stone is there, split by what lies beyond
+    (``b``: 0 off the board): removed, flipped, or pushed (with the bit it
+    lands on, for black's board and for white's)."""
+    stone = a & occupied
+    off = _all_if(b == _ZERO)
+    behind = _all_if((b & occupied) != _ZERO)
+    push = stone & ~off & ~behind
+    to_black = b & _all_if((push & black) != _ZERO)
+    to_white = b & _all_if((push & white) != _ZERO)
+    return stone & off, stone & behind, push, to_black, to_white
+
+
+@njit(cache=True, inline="always")
 def bb_place(black, white, player, size, p):
     """The placement rule on bitboards: ``player`` (0 black, 1 white) places
     on the empty point ``p``; returns the new boards and how many stones
-    were removed at the edge (each leaves a point empty)."""
+    were removed at the edge (each leaves a point empty).
+
+    The four directions are independent (their neighbours, and the points
+    beyond them, are eight distinct points), so each is read off the board
+    as it was before any moved and the results are combined at once: no
+    direction waits for another's, and the processor overlaps them."""
     bit = _ONE << uint64(p)
     mine = _all_if(player == 0)
     black |= bit & mine
     white |= bit & ~mine
-    removed = 0
-    for d in range(4):
-        a = _M1[size, p, d]
-        b = _M2[size, p, d]
-        occupied = black | white
-        stone = a & occupied
-        off = _all_if(b == _ZERO)
-        behind = _all_if((b & occupied) != _ZERO)
-        remove = stone & off
-        flip = stone & behind
-        push = stone & ~off & ~behind
-        push_black = black & push
-        push_white = white & push
-        black = ((black & ~(remove | push_black)) ^ flip) | (b & _all_if(push_black != _ZERO))
-        white = ((white & ~(remove | push_white)) ^ flip) | (b & _all_if(push_white != _ZERO))
-        removed += remove != _ZERO
+    occupied = black | white
+    r0, f0, s0, b0, w0 = _direction(black, white, occupied, _M1[size, p, 0], _M2[size, p, 0])
+    r1, f1, s1, b1, w1 = _direction(black, white, occupied, _M1[size, p, 1], _M2[size, p, 1])
+    r2, f2, s2, b2, w2 = _direction(black, white, occupied, _M1[size, p, 2], _M2[size, p, 2])
+    r3, f3, s3, b3, w3 = _direction(black, white, occupied, _M1[size, p, 3], _M2[size, p, 3])
+    gone = r0 | r1 | r2 | r3 | s0 | s1 | s2 | s3
+    flip = f0 | f1 | f2 | f3
+    black = ((black & ~gone) ^ flip) | b0 | b1 | b2 | b3
+    white = ((white & ~gone) ^ flip) | w0 | w1 | w2 | w3
+    removed = (r0 != _ZERO) + (r1 != _ZERO) + (r2 != _ZERO) + (r3 != _ZERO)
     return black, white, removed
 
 
