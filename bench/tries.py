@@ -86,6 +86,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-mast_0.5_3000-vs-mcts_3000.rec.gz",
      "MAST playouts with half the choices uniform (mast_eps 0.5) against bitboard playouts, "
      "3,000 simulations each (equal simulations; 2026-12-06)"),
+    ("robble-fpu0-3000.rec.gz",
+     "first-play urgency (fpu 0: an untried move counts as an even one) against UCB1's every "
+     "move once first, 3,000 simulations each, 60 games (2026-12-07)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),
@@ -130,6 +133,10 @@ TRIES: tuple[tuple[str, str], ...] = (
      "0.25 s buys), 30 games"),
     ("pilo-grave_20000-vs-uct_20000.rec.gz", "pilo's mcts (GRAVE) against uct at 20,000 simulations each"),
     ("pilo-grave_bias_0.001_20000-vs-grave_20000.rec.gz", "GRAVE with bias 0.001 against 1e-5 at 20,000 simulations"),
+    ("pilo-grave_max_5000_1s_20-vs-mcts_1s.rec.gz",
+     "GRAVE only below 5,000 visits (`grave_max`: a node past it, every move tried, selects by "
+     "its moves' own means) against GRAVE everywhere, 1 s a move each, 20 games, seed 11 "
+     "(2026-12-07)"),
     ("pilo-plain_5000-vs-uct_5000.rec.gz",
      "the one search, uniform, against uct at 5,000 simulations each (equal work), 40 games"),
     ("pilo-plain_reuse_no_5000-vs-uct_5000.rec.gz", "the same without tree reuse, 40 games"),
@@ -158,6 +165,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-c_0.7_2000-vs-mcts_2000.rec.gz", "exploration c = 0.7 against c = 1, 2,000 simulations each, 60 games"),
     ("implo-c_1.4_2000-vs-mcts_2000.rec.gz", "exploration c = 1.4 against c = 1, 60 games"),
     ("implo-solver_2000-vs-mcts_2000.rec.gz", "the MCTS-solver against without, 60 games"),
+    ("implo-fpu0-2000.rec.gz",
+     "first-play urgency (fpu 0) against UCB1's every move once first, 2,000 simulations each, "
+     "60 games (2026-12-07)"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),

@@ -38,3 +38,27 @@ def test_the_script_runs_and_prints_figures(argv: list[str]) -> None:
                          env=ENV, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert re.search(r"\d", out.stdout), out.stdout  # a table with figures, not an empty run
+
+
+def test_the_strength_report_names_what_played_and_leaves_the_records_alone(tmp_path: Path) -> None:
+    """``bench/strength.py --report-only`` rebuilds the table from the
+    records: it must list A's settings as the records name them (an engine's
+    spelled-out settings gain names as the search grows) and must not
+    rewrite a record with today's names."""
+    import gzip
+    import shutil
+
+    name = "vimbre-mcts_0.25s-vs-uct_0.25s.rec.gz"
+    (tmp_path / "rec").mkdir()
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "bench" / "strength" / name, tmp_path / "rec" / name)
+    shutil.copy(ROOT / "docs" / "ai.md", tmp_path / "docs" / "ai.md")
+    before = gzip.decompress((tmp_path / "rec" / name).read_bytes()).decode()
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "strength.py"), "--report-only",
+                          "--only", "vimbre", "--budgets", "0.25s", "--dir", str(tmp_path / "rec"),
+                          "--docs", str(tmp_path / "docs")],
+                         cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert gzip.decompress((tmp_path / "rec" / name).read_bytes()).decode() == before
+    engine_a = re.search(r'\[EngineA "([^"]+)"\]', before).group(1)
+    assert f"- vimbre: `{engine_a}`" in (tmp_path / "docs" / "strength.md").read_text()

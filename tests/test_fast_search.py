@@ -97,6 +97,7 @@ MODES = {
     "grave_policy": Settings(grave=True, grave_ref=5, evaluator="policy", c=0.2),
     "grave_solver": Settings(grave=True, grave_ref=5, solver=True),
     "forced": Settings(forced=True, solver=True, grave=True, grave_ref=5),
+    "grave_max": Settings(grave=True, grave_ref=5, grave_max=40, solver=True),
 }
 
 
@@ -231,7 +232,8 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,rave=1", "unknown engine option 'rave'"),
                        ("mcts:10,threads=0", "threads"), ("mcts:10,threads=two", "two"),
                        ("mcts:10,maxkids=-1", "maxkids"), ("mcts:10,grave_bias=-1", "grave_bias"),
-                       ("mcts:10,grave_ref=-5", "grave_ref"), ("mcts:10,grave=often", "yes or no"),
+                       ("mcts:10,grave_ref=-5", "grave_ref"), ("mcts:10,grave_max=-1", "grave_max"),
+                       ("mcts:10,grave=often", "yes or no"),
                        ("mcts:10,grave=yes,evaluator=external", "grave needs"),
                        ("mcts:10,forced=yes,evaluator=external", "forced passes"),
                        ("mcts:10,forced=sometimes", "yes or no")):
@@ -504,3 +506,47 @@ def test_grave_reads_the_same_movers_off_alternating_turns_as_by_replay(name: st
     assert a.meta[1] == b.meta[1] > 0
     assert np.array_equal(a.amaf, b.amaf) and np.array_equal(a.en, b.en)
     assert a.amaf[:, 0].sum() > 0
+
+
+def _root_choices(s: Search) -> tuple[int, int]:
+    """The root edge plain UCB1 takes next and the one GRAVE takes (the root
+    is its own reference), from the tree's statistics: the rules of
+    ``_select`` and ``_select_grave`` written out in Python."""
+    t, root, c = s.tree, s.root, s.settings.c
+    f, k = int(t.first[root]), int(t.kids[root])
+    logn = c * np.sqrt(np.log(t.n[root] + 1.0))
+    plain, grave = [], []
+    for e in range(f, f + k):
+        sign = 1.0 if (int(t.player[root]) ^ (int(t.action[e]) == s.swap)) == 0 else -1.0
+        nj = t.en[e]
+        q = sign * t.ew[e] / nj
+        plain.append(q + logn / np.sqrt(nj + 1e-9))
+        na = t.amaf[e, 0] if int(t.action[e]) != s.swap else 0.0
+        v = q + (sign * t.amaf[e, 1] - na * q) / (na + nj + s.settings.grave_bias * na * nj) \
+            if na > 0 else q
+        grave.append(v + logn / np.sqrt(nj + 1.0))
+    return f + int(np.argmax(plain)), f + int(np.argmax(grave))
+
+
+@pytest.mark.parametrize("grave_max", [0, 200])
+def test_a_node_past_grave_max_visits_selects_by_its_own_means(grave_max: int) -> None:
+    """With ``grave_max``, a node with more visits than that and every move
+    tried (here the root) takes the move plain UCB1 takes, not GRAVE's
+    blend; without it (0) GRAVE's. Both rules are recomputed here from the
+    tree, and the two disagree on some simulations, so the check can fail."""
+    game = boardlab.new_game("pilo", 5)
+    game.apply_action(game.legal_actions()[3])
+    s = Search(game, Settings(grave=True, grave_ref=5, grave_max=grave_max), seed=3)
+    s.run(400)
+    t = s.tree
+    f, k = int(t.first[0]), int(t.kids[0])
+    assert int(t.tried[0]) == k and t.n[0] > 200
+    differ = 0
+    for _ in range(200):
+        plain, grave = _root_choices(s)
+        differ += plain != grave
+        before = t.en[f:f + k].copy()
+        s.run(1)
+        taken = f + int(np.flatnonzero(t.en[f:f + k] != before)[0])
+        assert taken == (plain if grave_max else grave)
+    assert differ > 0

@@ -86,8 +86,8 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES, P_FORCED) = range(21)
-NUM_PARAMS = 21
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX) = range(22)
+NUM_PARAMS = 22
 
 
 def default_params() -> np.ndarray:
@@ -650,6 +650,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     use_mast = mode == EVAL_MAST
     grave = params[P_GRAVE] > 0.5
     grave_ref = params[P_GRAVE_REF]
+    grave_max = params[P_GRAVE_MAX]
     use_seq = use_mast or grave
     # GRAVE reads who played each ply of a playout, recorded here; MAST's
     # playout records its own, and a cut-off playout's plies are not counted
@@ -715,9 +716,14 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     else:
                         ref1 = node
                 ref = ref0 if m == 0 else ref1
-                e = _select_grave(node, node if ref < 0 else ref, swap, rng, params, first, kids,
-                                  tried, player, proven, n, action, prior, child, en, eq, amaf,
-                                  gtab, meta)
+                if grave_max > 0.0 and n[node] > grave_max and tried[node] == kids[node]:
+                    # enough of its own statistics: its moves' means, unblended
+                    e = _select(node, swap, rng, params, first, kids, tried, player, proven, n,
+                                w, hv, action, prior, child, en, ew)
+                else:
+                    e = _select_grave(node, node if ref < 0 else ref, swap, rng, params, first,
+                                      kids, tried, player, proven, n, action, prior, child, en,
+                                      eq, amaf, gtab, meta)
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
                             action, prior, child, en, ew)

@@ -60,6 +60,8 @@ class Settings:
     all-moves-as-first statistics, from the closest node above with the same
     mover and more than ``grave_ref`` visits, blended into its mean with
     bias ``grave_bias``; :func:`boardlab.fast._search._select_grave`);
+    ``grave_max``: a node past this many visits, all its moves tried,
+    selects by its moves' own means, as without GRAVE (0: never);
     ``forced``: a new node with a single legal move is expanded and passed
     through in the same simulation (a forced move teaches nothing);
     ``vloss``: virtual loss of a waiting leaf
@@ -86,6 +88,7 @@ class Settings:
     grave: bool = False
     grave_ref: int = 50
     grave_bias: float = 1e-5
+    grave_max: int = 0
     forced: bool = False
     reuse: bool = True
     nodes: int = 2_000_000
@@ -112,6 +115,7 @@ class Settings:
         check(0 <= self.implicit <= 1, f"implicit must be in [0, 1], got {self.implicit}")
         check(0 <= self.grave_ref <= 1_000_000, f"grave_ref must be >= 0 visits, got {self.grave_ref}")
         check(0 <= self.grave_bias < math.inf, f"grave_bias must be >= 0, got {self.grave_bias}")
+        check(0 <= self.grave_max <= 100_000_000, f"grave_max must be >= 0 visits, got {self.grave_max}")
         check(not (self.grave and self.evaluator == "external"),
               "grave needs the search's own leaf evaluations: not with evaluator=external")
         check(not (self.forced and self.evaluator == "external"),
@@ -153,6 +157,7 @@ class Settings:
         p[_search.P_GRAVE] = 1.0 if self.grave else 0.0
         p[_search.P_GRAVE_REF] = self.grave_ref
         p[_search.P_GRAVE_BIAS] = self.grave_bias
+        p[_search.P_GRAVE_MAX] = self.grave_max
         p[_search.P_FORCED] = 1.0 if self.forced else 0.0
         return p
 
