@@ -90,6 +90,9 @@ TRIES: tuple[tuple[str, str], ...] = (
      "first-play urgency (fpu 0: an untried move counts as an even one) against UCB1's every "
      "move once first, 3,000 simulations each, 60 games (2026-12-07)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
+    ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
+     "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
+     "seed 11 (2026-12-07)"),
     ("pilo-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("pilo-plain2-vs-uct.rec.gz", "the same, a second seed set"),
     ("pilo-policy-vs-uct.rec.gz", "informed playouts (captures first)"),
