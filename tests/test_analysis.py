@@ -75,8 +75,6 @@ def test_analysing_a_finished_game_is_refused():
 
 
 # ---------------------------------------------------------------- judging a game
-
-
 def _win_or_lose(name: str, size: int, seed: int):
     """A position where the mover wins at once with one move, and another move
     (``bad``) lets the opponent win at once."""

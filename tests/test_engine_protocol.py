@@ -107,8 +107,6 @@ def _seeded_position(name: str, size: int, seed: int, wanted) -> boardlab.Game:
     raise AssertionError("no such position found")
 
 
-
-
 def _every_move_loses_at_once(game: boardlab.Game) -> bool:
     """Every move lets the opponent win at once (and none wins first)."""
     if wins_now(game):

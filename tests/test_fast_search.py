@@ -46,6 +46,13 @@ def _winning_moves(game) -> list[int]:
     return wins
 
 
+def _chooser_sign(s: Search, node: int, e: int) -> float:
+    """+1 if color 0 owns edge ``e`` of ``node`` (its mover, or the other
+    color for the swap), else -1: the sign of a mean return for its chooser."""
+    chooser = int(s.tree.player[node]) ^ (int(s.tree.action[e]) == s.swap)
+    return 1.0 if chooser == 0 else -1.0
+
+
 def _check_tree(s: Search, game) -> None:
     """Visits add up at the root and at every expanded node below it, each
     node's children are legal moves there, values lie in [-1, 1]."""
@@ -70,8 +77,7 @@ def _check_tree(s: Search, game) -> None:
         for node in range(int(t.meta[0])):
             f, tried = int(t.first[node]), int(t.tried[node])
             for e in range(f, f + tried) if f >= 0 else ():
-                chooser = t.player[node] ^ (int(t.action[e]) == s.swap)
-                sign = 1.0 if chooser == 0 else -1.0
+                sign = _chooser_sign(s, node, e)
                 assert t.eq[e, 0] == pytest.approx(sign * t.ew[e] / t.en[e], abs=1e-12)
                 assert t.eq[e, 1] == pytest.approx(t.en[e] ** -0.5, abs=1e-12)
     if s.settings.grave:  # all-moves-as-first: once a simulation through the node, at
@@ -517,7 +523,7 @@ def _root_choices(s: Search) -> tuple[int, int]:
     logn = c * np.sqrt(np.log(t.n[root] + 1.0))
     plain, grave = [], []
     for e in range(f, f + k):
-        sign = 1.0 if (int(t.player[root]) ^ (int(t.action[e]) == s.swap)) == 0 else -1.0
+        sign = _chooser_sign(s, root, e)
         nj = t.en[e]
         q = sign * t.ew[e] / nj
         plain.append(q + logn / np.sqrt(nj + 1e-9))
