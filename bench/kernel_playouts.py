@@ -8,9 +8,11 @@ against the C program of docs/engine.md, which has no pie rule).
     python bench/kernel_playouts.py GAME [--sizes 9,19] [--seconds S] [--option KEY=VALUE ...]
 
 ``--search``: instead, what a simulation of ``mcts`` spends at its leaf, in
-one compiled loop: the state restored (``copy_state``), the playout ``mcts``
-runs in that game (the plug-in's ``POLICY_PLAYOUT`` where its settings say
-``evaluator=policy``, else the kernel's) and the final count (``outcome``).
+one compiled loop, on the state ``mcts`` searches on (the plug-in's own
+``SEARCH_STATE`` where it has one, else the kernel's): the state restored
+(``copy_state``), the playout ``mcts`` runs in that game (the plug-in's
+``POLICY_PLAYOUT`` where its settings say ``evaluator=policy``, else the
+uniform one) and the final count (``outcome``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from boardlab.cli.args import option_pair
 from boardlab.fast import resolve
 from boardlab.fast._loops import kernel_function
 from boardlab.fast._rng import new_rng
-from boardlab.fast.advice import advice, plugin_module
+from boardlab.fast.advice import advice
+from boardlab.fast.search import search_state
 
 
 def playouts_per_second(name: str, size: int, seconds: float, seed: int = 1,
@@ -65,14 +68,10 @@ def _leaf_loop(copy_state, playout, outcome, init, n, rng):
 def search_playouts_per_second(name: str, size: int, seconds: float, seed: int = 1,
                                options: dict | None = None) -> tuple[float, float]:
     """:func:`playouts_per_second` for ``--search``."""
-    req = resolve(name, size, options or {})
-    k = req.kernel
-    plugin = plugin_module(name)
-    uses_policy = advice(name).settings.get("evaluator") == "policy"
-    playout = plugin.POLICY_PLAYOUT if uses_policy else k.playout
+    evaluator = advice(name).settings.get("evaluator", "playout")
+    init, k, adv, _ = search_state(boardlab.new_game(name, size, **(options or {})), evaluator)
+    playout = adv.playout if evaluator == "policy" else k.playout
     copy_state = kernel_function(k, "copy_state")
-    init = np.zeros(req.state_len, dtype=np.int64)
-    k.init(init, size, req.opts)
     rng = new_rng(seed)
     _leaf_loop(copy_state, playout, k.outcome, init, 1, rng)  # compile outside the timing
     games = plies = 0

@@ -86,6 +86,13 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-mast_0.5_3000-vs-mcts_3000.rec.gz",
      "MAST playouts with half the choices uniform (mast_eps 0.5) against bitboard playouts, "
      "3,000 simulations each (equal simulations; 2026-12-06)"),
+    ("robble-mcts_0.5s-vs-uct_0.25s.rec.gz",
+     "the one search with twice the time of uct (scale: what a search twice as fast would "
+     "score), 40 games (2026-12-07)"),
+    ("robble-bitstate_0.25s_40-vs-uct.rec.gz",
+     "the search on its own bitboard state, the empty point drawn by pdep, nodes and edges in "
+     "rows (about 1.3x the simulations of the search before), 0.25 s a move, 40 games "
+     "(kept: mcts; 2026-12-07)"),
     ("robble-fpu0-3000.rec.gz",
      "first-play urgency (fpu 0: an untried move counts as an even one) against UCB1's every "
      "move once first, 3,000 simulations each, 60 games (2026-12-07)"),
@@ -143,6 +150,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("pilo-plain_5000-vs-uct_5000.rec.gz",
      "the one search, uniform, against uct at 5,000 simulations each (equal work), 40 games"),
     ("pilo-plain_reuse_no_5000-vs-uct_5000.rec.gz", "the same without tree reuse, 40 games"),
+    ("implo-mcts_0.5s-vs-uct_0.25s.rec.gz",
+     "the one search with twice the time of uct (scale: what a search twice as fast would "
+     "score), 40 games (2026-12-07)"),
     ("implo-mcts_8000-vs-mcts_2000.rec.gz",
      "the one search with 4x the simulations (8,000 against 2,000 a move; scale, 2026-12-06)"),
     ("implo-plain-vs-uct.rec.gz", "the one search, uniform"),

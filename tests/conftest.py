@@ -64,3 +64,12 @@ def returns_of(winner: int) -> list[float]:
 @pytest.fixture(params=boardlab.GAMES)
 def game_name(request) -> str:
     return request.param
+
+
+def own_playout(game: boardlab.Game):
+    """The game's informed playout, the state a search of ``game`` plays it
+    on (the plug-in's own search state where it has one) and the module that
+    scores that state."""
+    from boardlab.fast.search import search_state
+    state, kernel, adv, _ = search_state(game, "policy")
+    return adv.playout, state, kernel

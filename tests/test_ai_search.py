@@ -16,8 +16,8 @@ from boardlab.ai.limit import Limit
 from boardlab.ai.search import SearchAgent, level_budgets
 from boardlab.fast import advice
 from boardlab.fast._rng import new_rng
-from boardlab.fast.search import Settings, kernel_state
-from conftest import returns_of
+from boardlab.fast.search import Settings
+from conftest import own_playout, returns_of
 
 SMALL = {"implo": 4, "pilo": 4, "robble": 4, "vimbre": 5, "yugo": 4}
 
@@ -186,11 +186,11 @@ def test_an_agent_describes_its_full_settings():
 
 
 # ---------------------------------------------------------------- informed playouts
-@pytest.mark.parametrize("name", [g for g in boardlab.GAMES if advice.advice(g).has_policy])
+@pytest.mark.parametrize("name", [g for g in boardlab.GAMES
+                                  if advice.advice(g).for_state(5, "policy")[1].has_policy])
 def test_a_games_own_playout_replays_through_the_checked_api(name):
-    policy = advice.plugin_module(name).POLICY_PLAYOUT
     for seed, game in enumerate(random_positions(name, 6, seed=9, size=5)):
-        state, _ = kernel_state(game)
+        policy, state, kernel = own_playout(game)
         record = np.zeros(100_000, dtype=np.int64)
         plies = policy(state, new_rng(seed), record)
         replay = game.copy()
@@ -198,7 +198,7 @@ def test_a_games_own_playout_replays_through_the_checked_api(name):
             replay.apply_action(int(a))  # raises on an illegal action
         assert replay.is_over
         scores = np.zeros(2)
-        winner, _ = advice.kernel(name).outcome(state, scores)
+        winner, _ = kernel.outcome(state, scores)
         assert replay.returns() == returns_of(winner)
 
 

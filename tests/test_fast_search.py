@@ -20,6 +20,7 @@ from boardlab.ai import make_agent
 from boardlab.ai.limit import Limit
 from boardlab.fast import advice
 from boardlab.fast.search import Search, Settings, kernel_state
+from conftest import own_playout
 
 
 def _random_positions(name: str, count: int, seed: int, size: int = 5):
@@ -467,10 +468,9 @@ def test_a_playout_that_says_its_turns_alternate_does() -> None:
     from boardlab.fast._rng import new_rng
     declared = 0
     for name in boardlab.GAMES:
-        if not advice.advice(name).policy_alternates:
+        if not advice.advice(name).for_state(5, "policy")[1].policy_alternates:
             continue
         declared += 1
-        playout = advice.plugin_module(name).POLICY_PLAYOUT
         swap = boardlab.new_game(name).swap_action
         rng = random.Random(5)
         for trial in range(120):
@@ -480,11 +480,11 @@ def test_a_playout_that_says_its_turns_alternate_does() -> None:
                 g.apply_action(rng.choice(g.legal_actions()))
             if g.is_over:
                 continue
-            state, req = kernel_state(g)
+            playout, state, kernel = own_playout(g)
             record = np.zeros(64 * g.n_points, dtype=np.int64)
             plies = playout(state.copy(), new_rng(trial), record)
             for a in record[:plies]:
-                assert _hands_the_turn_over(req.kernel, state, int(a), swap), (name, a)
+                assert _hands_the_turn_over(kernel, state, int(a), swap), (name, a)
     assert declared >= 1
 
 

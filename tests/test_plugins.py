@@ -20,6 +20,7 @@ from boardlab.fast.search import Settings, kernel_state
 from boardlab.games import plugin, view
 from boardlab.records.model import option_tag
 from boardlab.web import view as web_view
+from conftest import returns_of
 
 SRC = Path(boardlab.__file__).resolve().parent
 GENERIC = ("ai", "web", "cli")
@@ -277,7 +278,9 @@ def test_a_games_package_declares_its_parts(name):
     with pytest.raises(LookupError, match=f"{name} declares no 'opening_book' part"):
         plugin(name, "opening_book")
     folder = Path(importlib.import_module(package).__file__).parent
-    assert {f.stem for f in folder.glob("*.py")} == {"__init__", "rules", *declared}
+    parts = {f.stem for f in folder.glob("*.py")} | {  # a part may be a package
+        d.name for d in folder.iterdir() if (d / "__init__.py").is_file()}
+    assert parts == {"__init__", "rules", *declared}
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)
@@ -315,8 +318,10 @@ def test_every_games_search_plug_in_keeps_the_contract(name):
     module = advice.plugin_module(name)
     assert module is not None, f"{name} has no search plug-in"
     settings = Settings(**adv.settings)  # a bad name or value raises here
+    default = boardlab.game_class(name).default_size
+    _, on_state = adv.for_state(default, settings.evaluator)  # the advice a search there reads
     if settings.evaluator == "policy":
-        assert adv.has_policy, "evaluator=policy without a POLICY_PLAYOUT"
+        assert on_state.has_policy, "evaluator=policy without a POLICY_PLAYOUT"
     if settings.evaluator == "heuristic":
         assert adv.has_evaluate, "evaluator=heuristic without an EVALUATE"
     if settings.priors:
@@ -337,6 +342,21 @@ def test_every_games_search_plug_in_keeps_the_contract(name):
         assert np.all(np.isfinite(scores))
     if adv.has_evaluate:
         assert -1.0 <= module.EVALUATE(state) <= 1.0
+    own = adv.search_state
+    if own is not None:  # the search's own state: the kernel's game, from this position
+        assert own.applies(default) and own.state_len(game.size) > 0
+        mine = np.zeros(own.state_len(game.size), dtype=np.int64)
+        own.from_kernel(mine, state)
+        buf = np.zeros(game.num_distinct_actions, dtype=np.int64)
+        while not game.is_over:
+            k = own.legal_actions(mine, buf)
+            assert buf[:k].tolist() == game.legal_actions()
+            assert own.current_player(mine) == game.current_player
+            a = rng.choice(game.legal_actions())
+            own.apply(mine, a)
+            game.apply_action(a)
+        winner, _ = own.outcome(mine, np.zeros(2))
+        assert game.returns() == returns_of(winner)
 
 
 @pytest.mark.parametrize("name", boardlab.GAMES)

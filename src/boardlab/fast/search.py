@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from ..errors import OptionError
 from . import _loops, _search
 from ._resolve import resolve
 from ._rng import new_rng
-from .advice import advice
+from .advice import Advice, advice
 
 EVALUATORS = {"playout": _search.EVAL_PLAYOUT, "policy": _search.EVAL_POLICY,
               "mast": _search.EVAL_MAST, "heuristic": _search.EVAL_HEURISTIC,
@@ -181,6 +182,20 @@ def kernel_state(game: Game) -> tuple[np.ndarray, object]:
     return state, g
 
 
+def search_state(game: Game, evaluator: str) -> tuple[np.ndarray, ModuleType, Advice, object]:
+    """What a search of ``game`` with ``evaluator`` plays on: the state, the
+    module keeping the kernel contract on it, the advice for it, and the
+    resolved kernel request. The plug-in's own state where it has one for
+    this board (``SEARCH_STATE``, :mod:`boardlab.fast.advice`), else the kernel's."""
+    state, req = kernel_state(game)
+    own, adv = advice(game.name).for_state(game.size, evaluator)
+    if own is None:
+        return state, req.kernel, adv, req
+    mine = np.zeros(own.state_len(game.size), dtype=np.int64)
+    own.from_kernel(mine, state)
+    return mine, own, adv, req
+
+
 #: chunk size bounds of :func:`spend`: small enough to watch the clock, big
 #: enough that the Python round trip (~10 us) is lost in the simulations
 MIN_CHUNK, MAX_CHUNK = 8, 4096
@@ -247,20 +262,19 @@ class Search:
             raise OptionError("the game is over: nothing to search")
         self.settings = settings or Settings()
         self.game = game.copy()
-        self.state, self.req = kernel_state(game)
-        self.fns = _loops.kernel_table(self.req.kernel)
-        self.advice = advice(game.name)
+        self.state, self.kernel, self.advice, self.req = search_state(game, self.settings.evaluator)
+        self.fns = _loops.kernel_table(self.kernel)
         self.swap = game.swap_action if game.swap_action is not None else -1
         self.params = self.settings.params(game.n_points)
         # who played each playout ply, for GRAVE: read off the record where
         # the turns alternate (any kernel action, or the game's playout), else replayed
-        alternates = getattr(self.req.kernel, "ALTERNATES", False) or (
+        alternates = getattr(self.kernel, "ALTERNATES", False) or (
             self.settings.evaluator == "policy" and self.advice.policy_alternates)
         self.params[_search.P_ALTERNATES] = 1.0 if alternates else 0.0
         self.rng = new_rng(seed)
         self.clock = clock
         self.tree = _search.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
-                                 self.req.state_len)
+                                 len(self.state))
         t = self.tree
         _search.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
                            t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
@@ -351,7 +365,7 @@ class Search:
         if node is None:
             return False
         for a in game.action_history[len(self.game.action_history):]:
-            self.req.kernel.apply(self.state, a)
+            self.kernel.apply(self.state, a)
         self.root = node
         self.game = game.copy()
         return True
