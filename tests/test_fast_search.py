@@ -243,7 +243,9 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,grave=often", "yes or no"),
                        ("mcts:10,grave=yes,evaluator=external", "grave needs"),
                        ("mcts:10,forced=yes,evaluator=external", "forced passes"),
-                       ("mcts:10,forced=sometimes", "yes or no")):
+                       ("mcts:10,forced=sometimes", "yes or no"),
+                       ("mcts:10,leaf_playouts=0", "leaf_playouts"),
+                       ("mcts:10,leaf_playouts=2,evaluator=heuristic", "leaf_playouts averages")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
 
@@ -292,6 +294,42 @@ def test_vimbre_priors_order_the_children_and_maxkids_keeps_the_best() -> None:
     worst_kept = min(scores[i] for i, a in enumerate(legal) if int(a) in kept)
     best_dropped = max(scores[i] for i, a in enumerate(legal) if int(a) not in kept)
     assert worst_kept >= best_dropped
+
+
+def test_best_first_keeps_the_highest_scores_in_order() -> None:
+    """The allocation-free selection the expansion orders moves by: for
+    random scores (ties included), the kept indices are the ``keep`` best,
+    highest first, each once."""
+    from boardlab.fast._search import _best_first
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        k = int(rng.integers(1, 120))
+        keep = int(rng.integers(1, k + 1))
+        scores = rng.integers(0, 12, size=k + 5).astype(np.float64)  # many ties
+        out = np.full(k + 5, -1, dtype=np.int64)
+        _best_first(scores, k, keep, out)
+        got = out[:keep]
+        assert len(set(got.tolist())) == keep and got.min() >= 0 and got.max() < k
+        assert np.all(np.diff(scores[got]) <= 0)  # highest first
+        assert np.array_equal(np.sort(scores[got]), np.sort(scores[:k])[k - keep:])
+
+
+def test_leaf_playouts_average_several_playouts_a_leaf() -> None:
+    """leaf_playouts=N: each simulation's value is the mean of N playouts, so
+    with N = 4 the moves' summed returns are multiples of 1/4, and some fall
+    between the integers that one playout a leaf always gives."""
+    game = _random_positions("robble", 1, seed=5, size=5)[0]
+
+    def sums(settings: Settings) -> np.ndarray:
+        s = Search(game, settings, seed=2)
+        s.run(400)
+        assert s.root_visits == 400 and s.best_action() in game.legal_actions()
+        return np.array([c.returns[0] * c.visits for c in s.children()])
+
+    one = sums(Settings(evaluator="policy"))
+    assert np.allclose(one, np.round(one))
+    four = sums(Settings(evaluator="policy", leaf_playouts=4))
+    assert np.allclose(four * 4, np.round(four * 4)) and not np.allclose(four, np.round(four))
 
 
 def test_unvisited_children_are_taken_in_prior_order() -> None:

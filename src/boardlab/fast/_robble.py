@@ -381,7 +381,7 @@ _NOT_FIRST, _NOT_LAST = _edge_columns()
 
 
 @njit(cache=True)
-def _bb_group_counts(stones, size, counts, row):
+def bb_group_counts(stones, size, counts, row):
     """Count the groups of the stones in bitboard ``stones`` by size into
     ``counts[row]``: each group grown from its lowest stone by shifting the
     whole group a step in every direction at once, until it stops growing."""
@@ -423,13 +423,13 @@ def board_bits(state, n2):
 def bb_leftover_biggest(black, white, size):
     """:func:`_leftover_biggest` of a board held as two bitboards (size <= 8)."""
     counts = np.zeros((2, size * size + 1), dtype=np.int64)
-    _bb_group_counts(black, size, counts, 0)
-    _bb_group_counts(white, size, counts, 1)
-    return _paired_biggest(counts)
+    bb_group_counts(black, size, counts, 0)
+    bb_group_counts(white, size, counts, 1)
+    return paired_biggest(counts)
 
 
 @njit(cache=True)
-def _paired_biggest(counts):
+def paired_biggest(counts):
     """Each color's biggest group size left once groups of equal size are
     removed in black/white pairs, from the group counts by size."""
     best0 = 0
@@ -473,7 +473,7 @@ def _leftover_biggest(state, size):
                     stack[top] = r
                     top += 1
         counts[color - 1, members] += 1
-    return _paired_biggest(counts)
+    return paired_biggest(counts)
 
 
 @njit(SIG_OUTCOME, cache=True)

@@ -74,6 +74,15 @@ from numba import njit, types
 from . import _loops
 from ._rng import rand_below, rand_unit
 
+#: how the simulation loop and its helpers are compiled: without reference
+#: counting. Numba counts references to the arrays a compiled function is
+#: passed (an atomic increment on entry and decrement on exit, for each
+#: array), and the loop's helpers take a dozen arrays each: in robble that
+#: was about a quarter of a simulation's time. These functions allocate
+#: nothing and return no array, and every array they see is owned by their
+#: caller for the whole call, so there is nothing to count.
+_NO_RC = {"cache": True, "_nrt": False}
+
 UNVISITED = -2        # player[]: not used for nodes (a node exists once visited)
 TERMINAL = -1
 UNKNOWN = -1          # proven: not proven
@@ -86,14 +95,15 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX) = range(22)
-NUM_PARAMS = 22
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF) = range(23)
+NUM_PARAMS = 23
 
 
 def default_params() -> np.ndarray:
     """Plain UCB1 (c = 1), every child tried once, uniform playouts."""
     p = np.zeros(NUM_PARAMS, dtype=np.float64)
     p[P_C] = 1.0
+    p[P_LEAF] = 1.0
     p[P_FPU] = 2 * INF_FPU
     p[P_FPU_RED] = -1.0
     p[P_SCORE_SCALE] = 1.0
@@ -166,15 +176,16 @@ class Tree:
         # played it (rows 0-1) and its edge in the reference node (rows 2-3)
         self.amaf = np.zeros((edges, 2), dtype=np.float64)
         self.gtab = np.full((4, num_actions + 1), -1, dtype=np.int64)
+        self.order = np.zeros(num_actions + 1, dtype=np.int64)  # a node's moves, best first
 
     def arrays(self) -> tuple:
         return (self.parent, self.pedge, self.first, self.kids, self.tried, self.nlegal,
                 self.player, self.proven, self.n, self.w, self.hv, self.action, self.prior,
                 self.child, self.en, self.ew, self.meta, self.scratch, self.buf, self.fbuf, self.path,
-                self.scores, self.mast, self.seq, self.eq, self.amaf, self.gtab)
+                self.scores, self.mast, self.seq, self.eq, self.amaf, self.gtab, self.order)
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _new_node(i, par, e, p, parent, pedge, first, kids, tried, nlegal, player, proven, n, w,
               hv):
     """Row ``i`` for a position just reached (its other fields are zero: a
@@ -209,7 +220,7 @@ def _sign(col):
     return 1.0 if col == 0 else -1.0
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _returns(outcome, s, scores, params):
     """Color 0's return at a finished position ``s``: +-1 (0 for a draw),
     moved towards +-(1 + margin) with score-aware values, scaled back into
@@ -227,7 +238,7 @@ def _returns(outcome, s, scores, params):
     return r
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _heuristic(evaluate, has_eval, live, s, scores, params):
     """Color 0's heuristic value of a position in play: the game's own
     evaluation where its plug-in has one, else its live score margin
@@ -239,32 +250,45 @@ def _heuristic(evaluate, has_eval, live, s, scores, params):
     return 0.0
 
 
-@njit(cache=True)
-def _best_first(scores, k, keep):
-    """The indices of the ``keep`` highest of ``scores[:k]``, highest first
-    (a partition, then a sort of the kept ones only)."""
-    if keep < k:
-        thr = np.partition(scores[:k].copy(), k - keep)[k - keep]
-        idx = np.empty(keep, dtype=np.int64)
-        m = 0
-        for j in range(k):
-            if scores[j] > thr and m < keep:
-                idx[m] = j
-                m += 1
-        for j in range(k):
-            if m >= keep:
-                break
-            if scores[j] == thr:
-                idx[m] = j
-                m += 1
-        sub = np.empty(keep, dtype=np.float64)
-        for j in range(keep):
-            sub[j] = -scores[idx[j]]
-        return idx[np.argsort(sub)]
-    return np.argsort(-scores[:k])
+@njit(**_NO_RC)
+def _sift_down(scores, heap, i, size):
+    """Restore the min-heap order of ``heap[:size]`` (by ``scores``) below ``i``."""
+    while True:
+        low = i
+        left = 2 * i + 1
+        if left < size and scores[heap[left]] < scores[heap[low]]:
+            low = left
+        if left + 1 < size and scores[heap[left + 1]] < scores[heap[low]]:
+            low = left + 1
+        if low == i:
+            return
+        t = heap[i]
+        heap[i] = heap[low]
+        heap[low] = t
+        i = low
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
+def _best_first(scores, k, keep, out):
+    """The indices of the ``keep`` highest of ``scores[:k]`` into
+    ``out[:keep]``, highest first: a min-heap of the best so far over one
+    pass, then sorted in place (no array allocated: see _NO_RC)."""
+    for j in range(keep):
+        out[j] = j
+    for j in range(keep // 2 - 1, -1, -1):
+        _sift_down(scores, out, j, keep)
+    for j in range(keep, k):
+        if scores[j] > scores[out[0]]:
+            out[0] = j
+            _sift_down(scores, out, 0, keep)
+    for end in range(keep - 1, 0, -1):  # the smallest to the back, one by one
+        t = out[0]
+        out[0] = out[end]
+        out[end] = t
+        _sift_down(scores, out, 0, end)
+
+
+@njit(**_NO_RC)
 def _write_edges(node, k, keep, used, order, sorted_scores, buf, fbuf, rng, first, kids, tried,
                  nlegal, action, prior, child, en, ew, meta):
     """``node``'s edges: ``keep`` of its ``k`` legal actions ``buf``, in
@@ -295,9 +319,9 @@ def _write_edges(node, k, keep, used, order, sorted_scores, buf, fbuf, rng, firs
     meta[1] = used + keep
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried, nlegal, action,
-            prior, child, en, ew, meta, buf, fbuf):
+            prior, child, en, ew, meta, buf, fbuf, order):
     """Write ``node``'s edges for its position ``s``. False when the edge
     arrays have no room left (nothing changed)."""
     k = legal_actions(s, buf)
@@ -313,16 +337,16 @@ def _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried, n
         temp = params[P_PRIOR_TEMP]
         for j in range(k):
             fbuf[j] = fbuf[j] / temp + 1e-9 * rand_unit(rng)  # ties: random order
-        order = _best_first(fbuf, k, keep)
+        _best_first(fbuf, k, keep, order)
         _write_edges(node, k, keep, used, order, True, buf, fbuf, rng, first, kids, tried,
                      nlegal, action, prior, child, en, ew, meta)
     else:
-        _write_edges(node, k, keep, used, buf[:0], False, buf, fbuf, rng, first, kids, tried,
+        _write_edges(node, k, keep, used, order[:0], False, buf, fbuf, rng, first, kids, tried,
                      nlegal, action, prior, child, en, ew, meta)
     return True
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv, action,
             prior, child, en, ew):
     """The edge of ``node`` to follow, by the rule in the module doc."""
@@ -382,7 +406,7 @@ def _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, h
     return best
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _grave_index(node, m, first, kids, action, gtab, meta):
     """Make ``gtab[2 + m]`` map each action to its edge of ``node`` (the
     reference whose all-moves-as-first statistics ``m``'s nodes below read)."""
@@ -394,7 +418,7 @@ def _grave_index(node, m, first, kids, action, gtab, meta):
     meta[4 + m] = node
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _select_grave(node, ref, swap, rng, params, first, kids, tried, player, proven, n, action,
                   prior, child, en, eq, amaf, gtab, meta):
     """The edge of ``node`` to follow by GRAVE (Cazenave 2015): each move's
@@ -479,7 +503,7 @@ def _swap_untried(e, u, action, prior, amaf):
         amaf[u, i] = x
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _amaf_update(path, depth, seq, seqlen, r0, swap, first, kids, player, action, amaf, gtab,
                  meta):
     """Back up all-moves-as-first statistics: each expanded node on the path
@@ -504,7 +528,7 @@ def _amaf_update(path, depth, seq, seqlen, r0, swap, first, kids, player, action
                 amaf[e, 1] += r0
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _recorded_playout(s, informed, alternates, current_player, apply, copy_state, playout,
                       policy, rng, swap, seq, start, replay):
     """The kernel's playout (or the game's, ``informed``) recording its
@@ -531,7 +555,7 @@ def _recorded_playout(s, informed, alternates, current_player, apply, copy_state
     return start + plies
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _update_proof(node, swap, first, tried, kids, nlegal, player, proven, action, child):
     """Re-derive ``node``'s proof from its children's (solver)."""
     m = player[node]
@@ -558,7 +582,7 @@ def _update_proof(node, swap, first, tried, kids, nlegal, player, proven, action
         proven[node] = DRAW if any_draw else 1 - m
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _minimax(node, swap, first, tried, player, hv, action, child):
     """``node``'s implicit minimax value: its best visited child's, for the mover."""
     m = player[node]
@@ -577,7 +601,7 @@ def _minimax(node, swap, first, tried, player, hv, action, child):
     hv[node] = val
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast, seq, start):
     """A playout choosing epsilon-greedily by MAST's action values; records
     each (action, mover) in ``seq`` from ``start``; returns the new length."""
@@ -610,7 +634,7 @@ def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mas
     return length
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
     """At most ``plies`` uniform random plies; True if the game ended."""
     for _ in range(plies):
@@ -621,14 +645,30 @@ def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
     return current_player(s) < 0
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, policy,
-              evaluate, has_eval, live, rng, params, buf, scores, mast, seq, seqlen):
+              evaluate, has_eval, live, rng, params, buf, scores, mast, seq, seqlen,
+              copy_state, leaf):
     """Color 0's value of leaf ``s`` by the evaluator ``mode`` (``s`` is
-    consumed); returns (value, new MAST sequence length)."""
+    consumed); returns (value, new MAST sequence length). A uniform or
+    informed playout is played ``P_LEAF`` times from the leaf (``leaf``: a
+    row to keep it in), and the value is their mean."""
     record = buf[:0]
     if current_player(s) < 0:
         return _returns(outcome, s, scores, params), seqlen
+    times = int(params[P_LEAF])
+    if times > 1 and (mode == EVAL_POLICY or mode == EVAL_PLAYOUT) and params[P_CUTOFF] == 0.0:
+        copy_state(leaf, s)
+        total = 0.0
+        for i in range(times):
+            if i > 0:
+                copy_state(s, leaf)
+            if mode == EVAL_POLICY:
+                policy(s, rng, record)
+            else:
+                playout(s, rng, record)
+            total += _returns(outcome, s, scores, params)
+        return total / times, seqlen
     if mode == EVAL_HEURISTIC:
         return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
     cutoff = int(params[P_CUTOFF])
@@ -645,7 +685,7 @@ def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, p
     return _returns(outcome, s, scores, params), seqlen
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _mast_update(mast, seq, length, r0):
     for t in range(length):
         a = seq[0, t]
@@ -654,11 +694,11 @@ def _mast_update(mast, seq, length, r0):
         mast[p, 1, a] += r0 if p == 0 else -r0
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
               evaluate, has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge,
               first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-              scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, sims):
+              scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, sims, replay, leaf):
     """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
     from ``root``, one loop (a call per simulation would pass every array
     each time); the number done (fewer once the root is proven)."""
@@ -675,13 +715,12 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     recorded = grave and params[P_CUTOFF] == 0.0 and (mode == EVAL_PLAYOUT or mode == EVAL_POLICY)
     alternates = params[P_ALTERNATES] > 0.5
     forced = params[P_FORCED] > 0.5
-    replay = np.empty_like(scratch) if recorded and not alternates else scratch[:0]
     # plain UCB1 with uniform playouts (the yardstick's algorithm) runs its
     # selection and playout here, in the loop, with no call in between
     plain = (not solver and not implicit and not grave and params[P_CPUCT] == 0.0
              and params[P_PB] == 0.0 and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
     c = params[P_C]
-    quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0
+    quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0 and params[P_LEAF] <= 1.0
     record = buf[:0]
     for done in range(sims):
         if solver and proven[root] != UNKNOWN:
@@ -705,7 +744,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 break
             if first[node] < 0:
                 if not _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried,
-                               nlegal, action, prior, child, en, ew, meta, buf, fbuf):
+                               nlegal, action, prior, child, en, ew, meta, buf, fbuf, order):
                     break  # no room: evaluate from here
             if plain:
                 f = first[node]
@@ -775,7 +814,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     hv[j] = _heuristic(evaluate, has_eval, live, s, scores, params)
                 if (forced and p != TERMINAL and depth + 1 < path.shape[0]
                         and _expand(j, s, legal_actions, prior_fn, rng, params, first, kids, tried,
-                                    nlegal, action, prior, child, en, ew, meta, buf, fbuf)
+                                    nlegal, action, prior, child, en, ew, meta, buf, fbuf, order)
                         and nlegal[j] == 1):
                     continue  # a forced move: no choice to learn, take it in this simulation
                 break
@@ -796,7 +835,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
         else:
             r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
                                    policy, evaluate, has_eval, live, rng, params, buf, scores, mast,
-                                   seq, seqlen)
+                                   seq, seqlen, copy_state, leaf)
         for d in range(depth, -1, -1):
             i = path[d]
             n[i] += 1.0
@@ -837,14 +876,14 @@ _F3 = types.Array(types.float64, 3, "C")
 _U1 = types.Array(types.uint64, 1, "C")
 _TREE = (_SA1, _SA1, _SA1, _SA1, _SA1, _A1, _SA1, _A1, _SF1, _SF1, _F1, _SI32, _F32, _SI32, _SF1,
          _SF1, _A1,
-         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2, _F2, _A2)
+         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2, _F2, _A2, _A1)
 
 
 @njit(types.int64(_FNS, _FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, *_TREE),
       cache=True, nogil=True)  # nogil: root-parallel trees search in threads at once
 def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent, pedge, first,
                  kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-                 scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
+                 scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order):
     """Up to ``sims`` simulations from node ``root``, whose position is
     ``root_state``; the number done (fewer once the root is proven)."""
     legal = _loops._make_legal(fns[2], fns[3])
@@ -858,16 +897,22 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     evaluate = _loops._make_evaluate(advice[4], advice[5])
     has_eval = advice[8] != 0
     copy_state = _loops._make_copy_state(fns[16], fns[17])
+    # the rows a simulation may need besides ``scratch`` (allocated here:
+    # _simulate counts no references, see _NO_RC)
+    replay = np.empty_like(scratch) if params[P_GRAVE] > 0.5 and params[P_ALTERNATES] < 0.5 \
+        else scratch[:0]
+    leaf = np.empty_like(scratch) if params[P_LEAF] > 1.0 else scratch[:0]
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
                      has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge, first,
                      kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
-                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, sims)
+                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, sims,
+                     replay, leaf)
 
 
 # ---------------------------------------------------------------- external evaluation
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _undo_virtual(leaf, root, swap, vl, pedge, parent, player, n, w, action, en, ew):
     """Take back the virtual loss :func:`collect` put on the path to ``leaf``."""
     i = leaf
@@ -883,7 +928,7 @@ def _undo_virtual(leaf, root, swap, vl, pedge, parent, player, n, w, action, en,
     n[root] -= 1.0
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids, nlegal,
                  player, proven, n, w, action, child, en, ew):
     i = leaf
@@ -905,7 +950,8 @@ def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids
                   _A2, _A1, *_TREE), cache=True, nogil=True)
 def collect(fns, root_state, root, swap, params, rng, want, force, out_states, out_nodes,
             parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
-            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
+            child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab,
+            order):
     """Select up to ``want`` leaves that need an outside evaluation, putting a
     virtual loss on each path so the next selection looks elsewhere; their
     positions go to ``out_states`` and their nodes to ``out_nodes``. Leaves
@@ -995,7 +1041,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                   *_TREE), cache=True, nogil=True)
 def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, parent, pedge,
             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-            scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab):
+            scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order):
     """Hand back the evaluations of ``count`` leaves :func:`collect` returned:
     ``values[i]`` is the leaf's value for the color to move there, in
     [-1, 1]; ``priors[i, a]`` the probability of action ``a`` there (only the
@@ -1020,7 +1066,7 @@ def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, 
         else:
             for j in range(k):
                 fbuf[j] = priors[i, buf[j]] + 1e-12 * rand_unit(rng)
-            order = _best_first(fbuf, k, keep)
+            _best_first(fbuf, k, keep, order)
             total = 0.0
             for j in range(keep):
                 total += fbuf[order[j]]

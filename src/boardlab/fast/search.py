@@ -65,6 +65,8 @@ class Settings:
     selects by its moves' own means, as without GRAVE (0: never);
     ``forced``: a new node with a single legal move is expanded and passed
     through in the same simulation (a forced move teaches nothing);
+    ``leaf_playouts``: playouts averaged at each leaf (uniform or the
+    game's; a steadier value for the price of the tree's growth);
     ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -91,6 +93,7 @@ class Settings:
     grave_bias: float = 1e-5
     grave_max: int = 0
     forced: bool = False
+    leaf_playouts: int = 1
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -121,6 +124,10 @@ class Settings:
               "grave needs the search's own leaf evaluations: not with evaluator=external")
         check(not (self.forced and self.evaluator == "external"),
               "forced passes forced moves in the search's own simulations: not with evaluator=external")
+        check(1 <= self.leaf_playouts <= 64,
+              f"leaf_playouts must be 1..64 playouts a leaf, got {self.leaf_playouts}")
+        check(self.leaf_playouts == 1 or self.evaluator in ("playout", "policy"),
+              "leaf_playouts averages playouts: only with evaluator=playout or policy")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -160,6 +167,7 @@ class Settings:
         p[_search.P_GRAVE_BIAS] = self.grave_bias
         p[_search.P_GRAVE_MAX] = self.grave_max
         p[_search.P_FORCED] = 1.0 if self.forced else 0.0
+        p[_search.P_LEAF] = self.leaf_playouts
         return p
 
 

@@ -74,6 +74,11 @@ _SIZE, _PLAYER, _PIE, _ENDED, _NEMPTY, _BLACK, _WHITE, _NPOS, _CAP = range(9)
 _FILTER = 9        # 8 words: a 512-bit filter of the recorded positions
 _FILTER_WORDS = 8
 _HDR = 24          # the recorded positions start here, two words each
+_SCRATCH = 2 * 65  # the row's last words: the count's groups by size (never copied)
+
+#: compiled without reference counting, as the search's loop (see
+#: boardlab.fast._search._NO_RC): nothing here allocates an array
+_NO_RC = {"cache": True, "_nrt": False}
 
 _ZERO, _ONE = uint64(0), uint64(1)
 _K1 = uint64(0x9E3779B97F4A7C15)
@@ -160,7 +165,7 @@ def capacity(size: int) -> int:
 
 
 def state_len(size: int) -> int:
-    return _HDR + 2 * capacity(size)
+    return _HDR + 2 * capacity(size) + _SCRATCH
 
 
 encode_options = kernel.encode_options
@@ -180,7 +185,7 @@ def _filter_bit(black, white, parity):
     return int((h * _K1) >> uint64(55))
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _record(state, black, white):
     """Record the position now on the board as the next one; a draw if it
     is its third recording."""
@@ -206,11 +211,12 @@ def _record(state, black, white):
     state[_NPOS] = npos + 1
 
 
-@njit(SIG_INIT, cache=True)
+@njit(SIG_INIT, **_NO_RC)
 def init(state, size, opts):
     if size > MAX_SIZE:
         raise ValueError("robble bit state: boards above 8x8 do not fit a 64-bit word")
-    state[:_HDR] = 0
+    for i in range(_HDR):
+        state[i] = 0
     state[_SIZE] = size
     state[_PIE] = _PENDING if opts[0] else _CLOSED
     state[_NEMPTY] = size * size
@@ -218,14 +224,15 @@ def init(state, size, opts):
     _record(state, _ZERO, _ZERO)
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def from_kernel(dst, src):
     """``dst`` becomes the position of the kernel state ``src`` (size <= 8),
     history included: the start board replayed through the recorded
     placements, each position recorded as the kernel recorded it."""
     size = src[kernel._SIZE]
     n2 = size * size
-    dst[:_HDR] = 0
+    for i in range(_HDR):
+        dst[i] = 0
     dst[_SIZE] = size
     dst[_CAP] = max(16 * n2, 1024)
     cap = src[kernel._CAP]
@@ -257,7 +264,7 @@ def from_kernel(dst, src):
     dst[_NEMPTY] = src[kernel._NEMPTY]
 
 
-@njit(cache=True)
+@njit(**_NO_RC)
 def _place(state, p):
     size = state[_SIZE]
     player = state[_PLAYER]
@@ -274,7 +281,7 @@ def _place(state, p):
     _record(state, black, white)
 
 
-@njit(SIG_APPLY, cache=True)
+@njit(SIG_APPLY, **_NO_RC)
 def apply(state, action):
     pie = state[_PIE]
     if pie != _CLOSED:  # only the first two turns can involve the pie rule
@@ -284,14 +291,14 @@ def apply(state, action):
     _place(state, action)
 
 
-@njit(SIG_COPY_STATE, cache=True)
+@njit(SIG_COPY_STATE, **_NO_RC)
 def copy_state(dst, src):
     """The header and the positions recorded so far."""
-    end = _HDR + 2 * src[_NPOS]
-    dst[:end] = src[:end]
+    for i in range(_HDR + 2 * src[_NPOS]):  # a loop: slice assignment needs reference counts
+        dst[i] = src[i]
 
 
-@njit(SIG_LEGAL_ACTIONS, cache=True)
+@njit(SIG_LEGAL_ACTIONS, **_NO_RC)
 def legal_actions(state, out):
     if state[_ENDED] != _PLAYING:
         return 0
@@ -308,7 +315,7 @@ def legal_actions(state, out):
     return k
 
 
-@njit(SIG_IS_LEGAL, cache=True)
+@njit(SIG_IS_LEGAL, **_NO_RC)
 def is_legal(state, action):
     if state[_ENDED] != _PLAYING:
         return False
@@ -318,25 +325,31 @@ def is_legal(state, action):
     return action == n2 and state[_PIE] == _OPEN
 
 
-@njit(SIG_CURRENT_PLAYER, cache=True)
+@njit(SIG_CURRENT_PLAYER, **_NO_RC)
 def current_player(state):
     return -1 if state[_ENDED] != _PLAYING else state[_PLAYER]
 
 
-@njit(SIG_MID_TURN, cache=True)
+@njit(SIG_MID_TURN, **_NO_RC)
 def mid_turn(state):
     return False
 
 
-@njit(SIG_OUTCOME, cache=True)
+@njit(SIG_OUTCOME, **_NO_RC)
 def outcome(state, scores):
     ended = state[_ENDED]
     if ended != _FULL:
         scores[0] = np.nan
         scores[1] = np.nan
         return (-1, -1) if ended == _PLAYING else (2, _T_REPETITION)
-    best0, best1 = kernel.bb_leftover_biggest(uint64(state[_BLACK]), uint64(state[_WHITE]),
-                                              state[_SIZE])
+    size = state[_SIZE]
+    counts = state[state.shape[0] - _SCRATCH:].reshape((2, 65))[:, :size * size + 1]
+    for m in range(size * size + 1):
+        counts[0, m] = 0
+        counts[1, m] = 0
+    kernel.bb_group_counts(uint64(state[_BLACK]), size, counts, 0)
+    kernel.bb_group_counts(uint64(state[_WHITE]), size, counts, 1)
+    best0, best1 = kernel.paired_biggest(counts)
     scores[0] = best0
     scores[1] = best1
     if best0 == best1:  # both 0: the color that filled the board loses
@@ -344,7 +357,7 @@ def outcome(state, scores):
     return (0 if best0 > best1 else 1), _T_SCORE
 
 
-@njit(SIG_LIVE_SCORES, cache=True)
+@njit(SIG_LIVE_SCORES, **_NO_RC)
 def live_scores(state, out):
     if state[_ENDED] != _FULL:
         return False
@@ -352,7 +365,7 @@ def live_scores(state, out):
     return True
 
 
-@njit(SIG_PLAYOUT, cache=True)
+@njit(SIG_PLAYOUT, **_NO_RC)
 def playout(state, rng, record):
     """Uniform random actions until the game is over, the repetition rule
     kept (the contract's playout)."""
@@ -376,7 +389,7 @@ def playout(state, rng, record):
     return plies
 
 
-@njit(SIG_PLAYOUT, cache=True)
+@njit(SIG_PLAYOUT, **_NO_RC)
 def policy_playout(state, rng, record):
     """The search's playout: uniform placements on the two words, no
     repetition record (a playout past ``16 * n2`` plies is a draw), the final
