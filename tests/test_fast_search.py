@@ -302,7 +302,7 @@ def test_best_first_keeps_the_highest_scores_in_order() -> None:
     highest first, each once."""
     from boardlab.fast._search import _best_first
     rng = np.random.default_rng(3)
-    for trial in range(300):
+    for _ in range(300):
         k = int(rng.integers(1, 120))
         keep = int(rng.integers(1, k + 1))
         scores = rng.integers(0, 12, size=k + 5).astype(np.float64)  # many ties

@@ -67,6 +67,7 @@ chunks until the budget (:class:`boardlab.ai.limit.Limit`) is spent.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -81,7 +82,7 @@ from ._rng import rand_below, rand_unit
 #: was about a quarter of a simulation's time. These functions allocate
 #: nothing and return no array, and every array they see is owned by their
 #: caller for the whole call, so there is nothing to count.
-_NO_RC = {"cache": True, "_nrt": False}
+_NO_RC: dict[str, Any] = {"cache": True, "_nrt": False}
 
 UNVISITED = -2        # player[]: not used for nodes (a node exists once visited)
 TERMINAL = -1

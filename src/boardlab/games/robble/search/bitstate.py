@@ -38,6 +38,8 @@ one (with it).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, uint64
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -78,7 +80,7 @@ _SCRATCH = 2 * 65  # the row's last words: the count's groups by size (never cop
 
 #: compiled without reference counting, as the search's loop (see
 #: boardlab.fast._search._NO_RC): nothing here allocates an array
-_NO_RC = {"cache": True, "_nrt": False}
+_NO_RC: dict[str, Any] = {"cache": True, "_nrt": False}
 
 _ZERO, _ONE = uint64(0), uint64(1)
 _K1 = uint64(0x9E3779B97F4A7C15)
