@@ -93,6 +93,16 @@ TRIES: tuple[tuple[str, str], ...] = (
      "the search on its own bitboard state, the empty point drawn by pdep, nodes and edges in "
      "rows (about 1.3x the simulations of the search before), 0.25 s a move, 40 games "
      "(kept: mcts; 2026-12-07)"),
+    ("robble-sprt_1s_before-vs-uct.rec.gz",
+     "the SPRT at 1 s a move on the code before the search's own state (stopped at H0; "
+     "played on 2026-12-07, commit 4719fda)"),
+    ("robble-sprt_bitstate_0.25s-vs-uct.rec.gz",
+     "the same in the SPRT of bench/strength.py (stopped at H0; 2026-12-07)"),
+    ("robble-leaf_playouts_2_0.25s-vs-uct.rec.gz",
+     "two playouts averaged at each leaf (`leaf_playouts`: a simulation's tree part now costs "
+     "about what its playout does), 0.25 s a move, 40 games, the same openings (2026-12-07)"),
+    ("robble-leaf_playouts_2-vs-mcts_0.25s.rec.gz",
+     "two playouts a leaf against one, 0.25 s a move each, 40 games (2026-12-07)"),
     ("robble-fpu0-3000.rec.gz",
      "first-play urgency (fpu 0: an untried move counts as an even one) against UCB1's every "
      "move once first, 3,000 simulations each, 60 games (2026-12-07)"),

@@ -1,4 +1,5 @@
-"""Bit tricks for bitboard playouts: the k-th set bit of a 64-bit word.
+"""Bit tricks for bitboard playouts: the k-th set bit of a 64-bit word, and
+the number of set bits.
 
 A playout on bitboards draws a uniform empty point as "the k-th empty point
 for a uniform k". Done by rejection (draw any point, retry while it is
@@ -48,6 +49,24 @@ def _pdep(typingctx, src, mask):
             builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
         return builder.call(fn, [args[0], args[1]])
     return types.uint64(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one ``popcnt`` instruction where the
+    processor has it, a few bit operations where not)."""
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]),
+                                            "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """The number of set bits of the uint64 ``x``."""
+    return int(_ctpop(uint64(x)))
 
 
 @njit(cache=True, inline="always")
