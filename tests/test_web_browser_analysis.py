@@ -128,7 +128,10 @@ def test_whole_game_graph_click_jumps_and_marks(page):
     assert page.is_hidden("#an-progress")
     dots = page.eval_on_selector_all("#an-graph [data-graph-ply]", "ds => ds.length")
     assert dots == len(moves) + 1
-    page.click('#an-graph [data-graph-ply="3"] circle', force=True)
+    # the graph is drawn anew at each update of the analysis: the click is
+    # dispatched to the dot found at that moment (a pointer click can land
+    # while the dot it aimed at is being replaced)
+    page.dispatch_event('#an-graph [data-graph-ply="3"] circle', "click")
     page.wait_for_function(f"() => document.querySelector('#an-board').dataset.path === {' '.join(moves[:3])!r}")
     game = analysis(page)["game"]
     assert [j["move"] for j in game["judgements"]] == moves
