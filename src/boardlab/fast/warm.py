@@ -29,7 +29,7 @@ def warm_game(name: str) -> None:
     game = boardlab.new_game(name)
     Search(game, analysis_settings(name), seed=0).run(8)
     Search(game, Settings(), seed=0).run(8)
-    own, on_state = advice(name).for_state(game.size, "policy")
+    _, on_state = advice(name).for_state(game.size, "policy")
     if on_state.has_policy:
         Search(game, Settings(evaluator="policy"), seed=0).run(8)
     UCTAgent(Limit(8), seed=0).choose_action(game)
