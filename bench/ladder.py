@@ -126,7 +126,11 @@ def main(argv: list[str] | None = None) -> int:
                                 progress=not args.quiet and sys.stderr.isatty())
                 e = res.elo
                 print(f"{game} {a} vs {b}: {e.wins}-{e.losses}-{e.draws}", file=sys.stderr)
-    table = report(args.dir, [g for g in boardlab.GAMES if g in games])
+    # every game measured in the folder, not only those played now: a run
+    # with --only must not drop the other games' rows from the docs
+    measured = [g for g in boardlab.GAMES if g in games or any(
+        os.path.exists(path_of(args.dir, g, a, b)) for a, b in matches(g))]
+    table = report(args.dir, measured)
     print(table)
     if args.docs:
         splice(args.docs, "ladder", table)

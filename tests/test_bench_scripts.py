@@ -62,3 +62,21 @@ def test_the_strength_report_names_what_played_and_leaves_the_records_alone(tmp_
     assert gzip.decompress((tmp_path / "rec" / name).read_bytes()).decode() == before
     engine_a = re.search(r'\[EngineA "([^"]+)"\]', before).group(1)
     assert f"- vimbre: `{engine_a}`" in (tmp_path / "docs" / "strength.md").read_text()
+
+
+def test_a_ladder_report_of_one_game_keeps_the_other_games_rows(tmp_path: Path) -> None:
+    """``bench/ladder.py --only GAME`` writes the table of every game with
+    records in the folder: a run for one game once left only that game's
+    rows in docs/ai.md."""
+    import shutil
+    (tmp_path / "rec").mkdir()
+    for name in ("yugo-level1-vs-random.rec.gz", "vimbre-level1-vs-random.rec.gz"):
+        shutil.copy(ROOT / "bench" / "ladder" / name, tmp_path / "rec" / name)
+    shutil.copy(ROOT / "docs" / "ai.md", tmp_path / "ai.md")
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "ladder.py"), "--report-only",
+                          "--only", "yugo", "--dir", str(tmp_path / "rec"),
+                          "--docs", str(tmp_path / "ai.md")],
+                         cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    table = (tmp_path / "ai.md").read_text().split("<!-- ladder:begin -->")[1]
+    assert "| yugo 9x9 |" in table and "| vimbre 11x11 |" in table and "| pilo 8x8 |" not in table
