@@ -43,6 +43,7 @@ SEARCH_STATE = bitstate
 SEARCH_SETTINGS = {"evaluator": "policy"}
 
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
-#: ``mcts:1s`` searches on the project's machine (robble 7x7, one core;
-#: 120,000 before the bitboard playout made the search about 1.3x faster).
-LEVELS = (16, 256, 2048, 16384, 320_000)
+#: ``mcts:1s`` searches on the project's machine (robble 7x7, one core).
+#: 320,000 took a median 1.13 CPU s a move before the search's own state,
+#: 0.39 s after it (2026-12-07, bench/ladder.py), and lost 3-7 to ``mcts:1s``.
+LEVELS = (16, 256, 2048, 16384, 600_000)
