@@ -657,33 +657,30 @@ def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, p
     record = buf[:0]
     if current_player(s) < 0:
         return _returns(outcome, s, scores, params), seqlen
-    times = int(params[P_LEAF])
-    if times > 1 and (mode == EVAL_POLICY or mode == EVAL_PLAYOUT) and params[P_CUTOFF] == 0.0:
-        copy_state(leaf, s)
-        total = 0.0
-        for i in range(times):
-            if i > 0:
-                copy_state(s, leaf)
-            if mode == EVAL_POLICY:
-                policy(s, rng, record)
-            else:
-                playout(s, rng, record)
-            total += _returns(outcome, s, scores, params)
-        return total / times, seqlen
     if mode == EVAL_HEURISTIC:
         return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
     cutoff = int(params[P_CUTOFF])
     if cutoff > 0:
         if not _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, cutoff):
             return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
-    elif mode == EVAL_MAST:
+        return _returns(outcome, s, scores, params), seqlen
+    if mode == EVAL_MAST:
         seqlen = _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast,
                                seq, seqlen)
-    elif mode == EVAL_POLICY:
-        policy(s, rng, record)
-    else:
-        playout(s, rng, record)
-    return _returns(outcome, s, scores, params), seqlen
+        return _returns(outcome, s, scores, params), seqlen
+    times = max(1, int(params[P_LEAF]))
+    if times > 1:
+        copy_state(leaf, s)
+    total = 0.0
+    for i in range(times):
+        if i > 0:
+            copy_state(s, leaf)
+        if mode == EVAL_POLICY:
+            policy(s, rng, record)
+        else:
+            playout(s, rng, record)
+        total += _returns(outcome, s, scores, params)
+    return total / times, seqlen
 
 
 @njit(**_NO_RC)
