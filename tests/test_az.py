@@ -171,6 +171,43 @@ def test_self_play_is_seeded_and_its_samples_are_consistent() -> None:
     assert stats["calls"] < stats["evaluations"]
 
 
+def test_expert_games_are_seeded_and_their_targets_are_the_searchs() -> None:
+    """The playout search's games: the same task gives the same samples; each
+    policy target is a distribution over the legal moves (the root's
+    visits), most of it on few moves once the search has looked; the
+    value targets are results; the games differ (their openings are drawn)."""
+    from boardlab.az.expert import ExpertTask, expert_play
+    task = ExpertTask(_spec(4), {}, games=4, simulations=300, seed=5, opening=4)
+    a, stats = expert_play(task)
+    b, _ = expert_play(task)
+    for f in ("planes", "policy", "legal", "z", "syms"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
+    assert stats["games"] == 4 and len(a) == stats["samples"] == stats["moves"] > 0
+    assert stats["simulations"] == 300 * stats["moves"]
+    assert np.all(a.policy[~a.legal] == 0)
+    np.testing.assert_allclose(a.policy.sum(axis=1), 1.0, rtol=1e-5)
+    assert set(np.unique(a.z)) <= {-1.0, 0.0, 1.0}
+    uniform = 1.0 / a.legal.sum(axis=1)
+    assert np.mean(a.policy.max(axis=1) > 2 * uniform) > 0.5  # the visits are not spread evenly
+    # past the opening, the game goes on by the most visited move: replaying
+    # the targets' argmax from the empty board meets every sample's position
+    one, _ = expert_play(ExpertTask(_spec(4), {}, games=1, simulations=300, seed=8, opening=0))
+    observer = NetEvaluator({}, _spec(4))
+    game = boardlab.new_game("robble", 4)
+    for i in range(len(one)):
+        state, _ = kernel_state(game)
+        np.testing.assert_array_equal(observer.planes(state[None], np.array([game.current_player]))[0],
+                                      one.planes[i])
+        assert one.legal[i].sum() == len(game.legal_actions())
+        top = np.flatnonzero(one.policy[i] == one.policy[i].max())
+        if len(top) > 1:
+            break  # a tie: the search's value decided, which the target does not show
+        game.apply_action(int(top[0]))
+        while not game.is_over and len(game.legal_actions()) == 1:
+            game.apply_action(game.legal_actions()[0])
+    assert i > 3
+
+
 # ---------------------------------------------------------------- training (JAX)
 
 
@@ -235,6 +272,30 @@ def test_a_resumed_run_is_bit_for_bit_the_run_that_never_stopped(tmp_path) -> No
     assert straight.rng.bit_generator.state == resumed.rng.bit_generator.state
     with pytest.raises(OptionError, match="other settings"):
         Trainer(tmp_path / "b", _config(lr=0.01))
+
+
+def test_a_run_learns_from_expert_games_first_and_once(tmp_path) -> None:
+    """expert_games=N: before generation 1 the playout search's games fill
+    the buffer and train the network (a log row of kind 'expert'); a resumed
+    run does not play them again; bad values are refused."""
+    pytest.importorskip("jax")
+    from boardlab.az.train import Trainer, Workers
+    config = _config(expert_games=4, expert_simulations=200, expert_opening=2)
+    t = Trainer(tmp_path / "run", config)
+    assert t.needs_expert and not Trainer(tmp_path / "plain", _config()).needs_expert
+    before = t.numpy_params()
+    row = t.run_expert(Workers(1))
+    assert row["kind"] == "expert" and row["games"] == 4 and row["samples"] == len(t.buffer) > 0
+    assert row["steps"] >= 1 and t.generation == 0 and not t.needs_expert
+    assert any(not np.array_equal(before[k], v) for k, v in t.numpy_params().items())
+    t.checkpoint()
+    resumed = Trainer(tmp_path / "run")
+    assert not resumed.needs_expert and len(resumed.buffer) == len(t.buffer)
+    for bad, says in ((dict(expert_games=-1), "expert_games"),
+                      (dict(expert_simulations=0), "expert_simulations"),
+                      (dict(expert_opening=-2), "expert_opening")):
+        with pytest.raises(OptionError, match=says):
+            _config(**bad)
 
 
 def test_a_local_pool_gives_the_generation_this_process_gives(tmp_path) -> None:
@@ -383,6 +444,27 @@ def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatc
     assert w.meta["command"] == "boardlab train " + " ".join([*args[1:], "--generations", "1"])
     assert main(["train", "robble", "--size", "4", "--out", str(out), "--lr", "0.5"]) == 2
     assert "other settings (lr)" in capsys.readouterr().err
+
+
+def test_the_train_command_plays_the_expert_games_first(tmp_path, capsys) -> None:
+    pytest.importorskip("jax")
+    pytest.importorskip("matplotlib")
+    import json
+
+    from boardlab.cli import main
+    out = tmp_path / "run"
+    args = ["train", "robble", "--size", "4", "--out", str(out), "--games", "2", "--simulations",
+            "8", "--parallel", "2", "--channels", "8", "--blocks", "1", "--batch", "32",
+            "--buffer", "500", "--workers", "1", "--quiet", "--eval-every", "1", "--eval-games", "2",
+            "--eval-engines", "random", "--eval-limit", "8", "--expert-games", "2",
+            "--expert-simulations", "50", "--generations", "1"]
+    assert main(args) == 0
+    assert main(args) == 0   # resumed: nothing more to do, no second expert stage
+    rows = [json.loads(r) for r in (out / "log.jsonl").read_text().splitlines() if r]
+    assert [r["kind"] for r in rows] == ["expert", "eval", "generation", "eval"]
+    assert rows[1]["generation"] == 0
+    assert main(["train", "--resume", str(out), "--report", str(tmp_path / "c.png")]) == 0
+    assert "| 0 (expert games) |" in capsys.readouterr().out
 
 
 def test_with_network_plays_the_network_only_where_one_is_shipped(tmp_path, monkeypatch) -> None:

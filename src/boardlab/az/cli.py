@@ -60,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-engines", default=None,
                    help="comma-separated opponents of the strength matches")
     p.add_argument("--eval-limit", default=None, help="the network's budget in them")
+    p.add_argument("--expert-games", type=int, default=None, metavar="N",
+                   help="first, N games of the playout search against itself to learn from "
+                        "(expert iteration; default 0: none)")
+    p.add_argument("--expert-simulations", type=int, default=None,
+                   help="the playout search's simulations a move in them (default 2000)")
+    p.add_argument("--expert-opening", type=int, default=None, metavar="PLIES",
+                   help="plies of each drawn in proportion to the visits (default 8)")
     p.add_argument("--ship", action="store_true",
                    help="copy the run's network into the package for the az engine")
     p.add_argument("--report", default=None, metavar="PNG",
@@ -138,6 +145,17 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
         from tqdm import tqdm
         bar = tqdm(total=target, initial=trainer.generation, unit="gen", dynamic_ncols=True)
     try:
+        if trainer.needs_expert:
+            _say(bar, f"{c.expert_games} games of the playout search, {c.expert_simulations} "
+                      "simulations a move, to learn from first")
+            row = trainer.run_expert(workers)
+            _say(bar, f"expert games: {row['samples']:,} samples, policy loss "
+                      f"{row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}")
+            if c.eval_every:
+                for ev in trainer.evaluate(workers):
+                    _say(bar, f"after the expert games: {ev['az']} vs {ev['engine']} "
+                              f"{ev['score']:g}/{ev['games']}")
+            trainer.checkpoint()
         while trainer.generation < target:
             row = trainer.run_generation(workers)
             if c.eval_every and trainer.generation % c.eval_every == 0:
@@ -161,7 +179,8 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
 
 #: options that are a run's settings (Config fields), by their dest
 _SETTINGS = ("games", "simulations", "parallel", "tasks", "channels", "blocks", "batch", "lr",
-             "buffer", "reuse", "seed", "eval_every", "eval_games", "generations")
+             "buffer", "reuse", "seed", "eval_every", "eval_games", "generations", "expert_games",
+             "expert_simulations", "expert_opening")
 
 
 def _given(args: argparse.Namespace) -> dict:

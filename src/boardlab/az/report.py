@@ -40,7 +40,7 @@ def write_report(folder: Path, png: Path) -> str:
     import matplotlib.pyplot as plt
 
     rows = read_log(folder)
-    gens = [r for r in rows if r["kind"] == "generation"]
+    gens = [r for r in rows if r["kind"] in ("expert", "generation")]  # the expert games first
     evals = [r for r in rows if r["kind"] == "eval"]
     config = json.loads((folder / CONFIG).read_text())
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
@@ -87,6 +87,7 @@ def write_report(folder: Path, png: Path) -> str:
         games += r["games"]
         if r["generation"] in by_gen:
             cells = [by_gen[r["generation"]].get(e, "") for e in sorted({x["engine"] for x in evals})]
-            lines.append(f"| {r['generation']} | {r['cpu_hours']:.2f} | {games:,} | "
+            label = "0 (expert games)" if r["kind"] == "expert" else r["generation"]
+            lines.append(f"| {label} | {r['cpu_hours']:.2f} | {games:,} | "
                          f"{r['policy_loss']:.3f} | {r['value_loss']:.3f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -21,6 +21,11 @@ buffer under random symmetries. Loss: cross-entropy of the improved policy
 against the network's legal-masked softmax, plus the squared error of the
 value against the game's result.
 
+Before the first generation, a run with ``expert_games`` plays that many
+games of the playout search against itself (:mod:`boardlab.az.expert`) and
+trains on them the same way (a log row of kind ``expert``): the network
+starts from what the search knows instead of from near-random games.
+
 This module needs the ``train`` extra (``pip install 'boardlab[train]'``:
 JAX and optax); everything else of :mod:`boardlab.az` needs NumPy only.
 """
@@ -42,6 +47,7 @@ import boardlab
 
 from ..errors import OptionError
 from ..research import tensors
+from .expert import ExpertTask, expert_play
 from .net import Spec, count, init_params
 from .replay import ReplayBuffer
 from .selfplay import Samples, SelfPlayTask, self_play
@@ -91,6 +97,9 @@ class Config:
     eval_engines: tuple[str, ...] = ("mcts:0.05s", "uct:0.05s")
     eval_limit: str = "0.05s"      # az's budget in those matches
     eval_clock: str = "cpu"
+    expert_games: int = 0          # the playout search's games before generation 1 (0: none)
+    expert_simulations: int = 2000  # its simulations a move
+    expert_opening: int = 8        # plies drawn in proportion to its visits
 
     def __post_init__(self) -> None:
         def check(ok: bool, what: str) -> None:
@@ -113,6 +122,10 @@ class Config:
         check(self.buffer >= self.batch, f"buffer ({self.buffer}) must hold a batch ({self.batch})")
         check(0 < self.reuse <= 1000, f"reuse must be in (0, 1000], got {self.reuse}")
         check(self.eval_clock in ("cpu", "wall"), "eval_clock must be cpu or wall")
+        check(0 <= self.expert_games, f"expert_games must be >= 0, got {self.expert_games}")
+        check(1 <= self.expert_simulations <= 10_000_000,
+              f"expert_simulations must be 1..10000000, got {self.expert_simulations}")
+        check(0 <= self.expert_opening, f"expert_opening must be >= 0, got {self.expert_opening}")
 
     def spec(self) -> Spec:
         cls = boardlab.game_class(self.game)
@@ -186,6 +199,17 @@ def _self_play_timed(task: SelfPlayTask) -> tuple[Samples, dict[str, Any]]:
     return samples, stats
 
 
+def _expert_play_timed(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
+    t0 = time.process_time()
+    samples, stats = expert_play(task)
+    stats["cpu"] = time.process_time() - t0
+    return samples, stats
+
+
+#: the generation number in the seeds of the expert games (never a real one)
+_EXPERT = 1 << 30
+
+
 # ---------------------------------------------------------------- the trainer
 
 
@@ -248,6 +272,48 @@ class Trainer:
         return [SelfPlayTask(params, self.spec, c.options, n, c.parallel, c.simulations,
                              task_seed(c.seed, self.generation, i), c.max_considered)
                 for i, n in enumerate(share) if n]
+
+    @property
+    def needs_expert(self) -> bool:
+        """Whether the run asks for expert games and has not played them yet."""
+        return self.config.expert_games > 0 and not any(r["kind"] == "expert" for r in self.history)
+
+    def expert_tasks(self) -> list[ExpertTask]:
+        c = self.config
+        share = [c.expert_games // c.tasks + (1 if i < c.expert_games % c.tasks else 0)
+                 for i in range(c.tasks)]
+        return [ExpertTask(self.spec, c.options, n, c.expert_simulations,
+                           task_seed(c.seed, _EXPERT, i), c.expert_opening)
+                for i, n in enumerate(share) if n]
+
+    def run_expert(self, workers: Workers) -> dict[str, Any]:
+        """The expert games (:mod:`boardlab.az.expert`) into the buffer, and
+        the Adam steps for them; logged as a row of kind ``expert``."""
+        wall = time.perf_counter()
+        parts, stats = [], []
+        for samples, st in workers.map(_expert_play_timed, self.expert_tasks()):
+            parts.append(samples)
+            stats.append(st)
+        new = Samples.concat(parts)
+        self.buffer.add(new)
+        t0 = time.process_time()
+        pl, vl, steps = self.train_on(min(len(new), len(self.buffer)))
+        train_cpu = time.process_time() - t0
+        sp_cpu = sum(s["cpu"] for s in stats)
+        self.cpu["selfplay"] += sp_cpu
+        self.cpu["train"] += train_cpu
+        games = sum(s["games"] for s in stats)
+        row = {"kind": "expert", "generation": self.generation, "games": games,
+               "samples": len(new), "buffer": len(self.buffer), "steps": steps,
+               "policy_loss": pl, "value_loss": vl,
+               "plies": sum(s["plies"] for s in stats) / max(1, games),
+               "wins": [sum(s["wins"][i] for s in stats) for i in range(3)],
+               "simulations": self.config.expert_simulations,
+               "selfplay_cpu": sp_cpu, "train_cpu": train_cpu,
+               "cpu_hours": sum(self.cpu.values()) / 3600, "wall": time.perf_counter() - wall}
+        self.history.append(row)
+        self._log(row)
+        return row
 
     def train_on(self, new_samples: int) -> tuple[float, float, int]:
         """The Adam steps for ``new_samples`` new samples: mean losses and steps."""
