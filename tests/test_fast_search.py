@@ -18,7 +18,7 @@ import boardlab
 from boardlab import OptionError
 from boardlab.ai import make_agent
 from boardlab.ai.limit import Limit
-from boardlab.fast import _search, advice
+from boardlab.fast import advice
 from boardlab.fast.search import Search, Settings, kernel_state
 from conftest import own_playout
 
@@ -245,9 +245,7 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,forced=yes,evaluator=external", "forced passes"),
                        ("mcts:10,forced=sometimes", "yes or no"),
                        ("mcts:10,leaf_playouts=0", "leaf_playouts"),
-                       ("mcts:10,leaf_playouts=2,evaluator=heuristic", "leaf_playouts averages"),
-                       ("mcts:10,expand=0", "expand must"),
-                       ("mcts:10,expand=2,evaluator=external", "expand delays")):
+                       ("mcts:10,leaf_playouts=2,evaluator=heuristic", "leaf_playouts averages")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
 
@@ -332,30 +330,6 @@ def test_leaf_playouts_average_several_playouts_a_leaf() -> None:
     assert np.allclose(one, np.round(one))
     four = sums(Settings(evaluator="policy", leaf_playouts=4))
     assert np.allclose(four * 4, np.round(four * 4)) and not np.allclose(four, np.round(four))
-
-
-@pytest.mark.parametrize("name", ["robble", "pilo"])
-def test_expand_lists_a_nodes_moves_only_after_enough_visits(name: str) -> None:
-    """expand=k: a node other than the root is expanded only once a
-    simulation reaches it with k visits behind it (so it ends with at least
-    k + 1), and one never expanded was never passed through (at most k
-    visits); with k = 1, plain UCT's growth, the tree holds more nodes."""
-    game = _random_positions(name, 1, seed=6)[0]
-
-    def grown(k: int) -> int:
-        s = Search(game, Settings(expand=k), seed=4)
-        s.run(3000)
-        t = s.tree
-        used = int(t.meta[0])
-        n = t.n[1:used]  # the root (node 0) is expanded at once
-        expanded = t.first[1:used] >= 0
-        leaf = ~expanded & (t.player[1:used] != _search.TERMINAL)
-        assert s.root_visits == 3000 and s.best_action() in game.legal_actions()
-        assert expanded.any() and np.all(n[expanded] >= k + 1)
-        assert leaf.any() and np.all(n[leaf] <= k)
-        return used
-
-    assert grown(1) > grown(4) > grown(16)
 
 
 def test_unvisited_children_are_taken_in_prior_order() -> None:

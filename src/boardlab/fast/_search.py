@@ -57,10 +57,8 @@ heuristic judges it), the MCTS-solver (proven wins and losses), GRAVE
 (Cazenave 2015: each move's all-moves-as-first statistics from an ancestor
 with enough visits blended into its mean; :func:`_select_grave`), forced
 moves passed through (a new node with one legal move is expanded and
-followed in the same simulation), delayed expansion (a node's moves are
-listed once it has ``P_EXPAND`` visits; until then it is a leaf: fewer move
-lists and less fresh memory a simulation, as Fuego and Pachi do), and tree
-reuse (a search may continue from any visited node).
+followed in the same simulation), and tree reuse (a search may continue
+from any visited node).
 
 Simulations run in chunks: numba cannot read the clock, so Python calls
 chunks until the budget (:class:`boardlab.ai.limit.Limit`) is spent.
@@ -98,8 +96,8 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF, P_EXPAND, P_TUNED) = range(25)
-NUM_PARAMS = 25
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF) = range(23)
+NUM_PARAMS = 23
 
 
 def default_params() -> np.ndarray:
@@ -107,7 +105,6 @@ def default_params() -> np.ndarray:
     p = np.zeros(NUM_PARAMS, dtype=np.float64)
     p[P_C] = 1.0
     p[P_LEAF] = 1.0
-    p[P_EXPAND] = 1.0
     p[P_FPU] = 2 * INF_FPU
     p[P_FPU_RED] = -1.0
     p[P_SCORE_SCALE] = 1.0
@@ -721,8 +718,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     plain = (not solver and not implicit and not grave and params[P_CPUCT] == 0.0
              and params[P_PB] == 0.0 and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
     c = params[P_C]
-    expand_at = params[P_EXPAND]
-    tuned = params[P_TUNED] > 0.5
     quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0 and params[P_LEAF] <= 1.0
     record = buf[:0]
     for done in range(sims):
@@ -746,8 +741,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 exact = proven[node]  # an exact value: no need to look further
                 break
             if first[node] < 0:
-                if node != root and n[node] < expand_at:
-                    break  # too few visits yet to list its moves: evaluate from here
                 if not _expand(node, s, legal_actions, prior_fn, rng, params, first, kids, tried,
                                nlegal, action, prior, child, en, ew, meta, buf, fbuf, order):
                     break  # no room: evaluate from here
@@ -761,22 +754,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     a = action[r]
                     action[r] = action[e]
                     action[e] = a
-                elif tuned:
-                    # UCB1-Tuned (Auer et al. 2002) on the +-1 scale: a child's
-                    # exploration shrinks with the variance of its results,
-                    # p(1 - p) for a win rate p, where that bound is below 1/4
-                    lnn = math.log(n[node] + 1.0)
-                    best_v = -1e300
-                    e = f
-                    for x in range(f, f + t):
-                        q = eq[x, 0]
-                        inv = eq[x, 1]
-                        ratio = lnn * inv * inv
-                        var = 0.25 * (1.0 - q * q) + math.sqrt(2.0 * ratio)
-                        v = q + 2.0 * c * math.sqrt(ratio * min(0.25, var))
-                        if v > best_v:
-                            best_v = v
-                            e = x
                 else:
                     logn = c * math.sqrt(math.log(n[node] + 1.0))
                     best_v = -1e300

@@ -67,10 +67,6 @@ class Settings:
     through in the same simulation (a forced move teaches nothing);
     ``leaf_playouts``: playouts averaged at each leaf (uniform or the
     game's; a steadier value for the price of the tree's growth);
-    ``expand``: the visits a node needs before a simulation lists its moves
-    and goes on below it; one reaching a node with fewer is evaluated from
-    there (1: at its second visit, as plain UCT grows its tree; more: a
-    smaller tree, with fewer move lists and less fresh memory a simulation);
     ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -98,8 +94,6 @@ class Settings:
     grave_max: int = 0
     forced: bool = False
     leaf_playouts: int = 1
-    expand: int = 1
-    tuned: bool = False
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -134,9 +128,6 @@ class Settings:
               f"leaf_playouts must be 1..64 playouts a leaf, got {self.leaf_playouts}")
         check(self.leaf_playouts == 1 or self.evaluator in ("playout", "policy"),
               "leaf_playouts averages playouts: only with evaluator=playout or policy")
-        check(1 <= self.expand <= 1_000_000, f"expand must be 1..1,000,000 visits, got {self.expand}")
-        check(self.expand == 1 or self.evaluator != "external",
-              "expand delays listing a leaf's moves: with evaluator=external the network lists them")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -177,8 +168,6 @@ class Settings:
         p[_search.P_GRAVE_MAX] = self.grave_max
         p[_search.P_FORCED] = 1.0 if self.forced else 0.0
         p[_search.P_LEAF] = self.leaf_playouts
-        p[_search.P_EXPAND] = self.expand
-        p[_search.P_TUNED] = 1.0 if self.tuned else 0.0
         return p
 
 
