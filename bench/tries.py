@@ -106,6 +106,16 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-fpu0-3000.rec.gz",
      "first-play urgency (fpu 0: an untried move counts as an even one) against UCB1's every "
      "move once first, 3,000 simulations each, 60 games (2026-12-07)"),
+    ("robble-expand_4_0.25s-vs-uct.rec.gz",
+     "delayed expansion (`expand=4`: a node's moves listed once it has 4 visits, as Fuego and "
+     "Pachi do; about 1.2x the simulations a second), 0.25 s a move, 40 games, the openings of "
+     "the 32-8 screen above (2026-12-07; code in commit 75a7f97, not kept)"),
+    ("robble-expand_4_20000-vs-mcts_20000.rec.gz",
+     "delayed expansion (4 visits) against expansion at the second visit, 20,000 simulations "
+     "each (equal simulations: what the shallower tree costs), 400 games (2026-12-07)"),
+    ("robble-tuned_20000-vs-mcts_20000.rec.gz",
+     "UCB1-Tuned (each move's exploration scaled by the variance of its results, Auer et al. "
+     "2002) against UCB1, 20,000 simulations each, 200 games (2026-12-07; code in commit 75a7f97, not kept)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
@@ -194,6 +204,8 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-fpu0-2000.rec.gz",
      "first-play urgency (fpu 0) against UCB1's every move once first, 2,000 simulations each, "
      "60 games (2026-12-07)"),
+    ("implo-tuned_2000-vs-mcts_2000.rec.gz",
+     "UCB1-Tuned against UCB1, 2,000 simulations each, 100 games (2026-12-07; code in commit 75a7f97, not kept)"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
