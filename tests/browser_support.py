@@ -137,7 +137,10 @@ class Pages:
         pg.set_default_timeout(self.timeout_ms)
         pg.on("pageerror", lambda e: self.errors.append(str(e)))
         pg.goto(self.url + "/")
-        pg.wait_for_selector("#ng-game option", state="attached")
+        # the first page of a test may wait on a server still loading its
+        # compiled searches in the background (seconds on a loaded machine:
+        # a full run once timed out here at 20 s)
+        pg.wait_for_selector("#ng-game option", state="attached", timeout=max(self.timeout_ms, 60_000))
         if hash_:
             share_owners(pg)
             pg.goto(self.url + "/" + hash_)

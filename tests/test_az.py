@@ -189,6 +189,15 @@ def test_expert_games_are_seeded_and_their_targets_are_the_searchs() -> None:
     assert set(np.unique(a.z)) <= {-1.0, 0.0, 1.0}
     uniform = 1.0 / a.legal.sum(axis=1)
     assert np.mean(a.policy.max(axis=1) > 2 * uniform) > 0.5  # the visits are not spread evenly
+    # q_weight mixes the root's value into the value target (the games stay the same)
+    q = expert_play(ExpertTask(_spec(4), {}, games=4, simulations=300, seed=5, opening=4,
+                               q_weight=1.0))[0]
+    half = expert_play(ExpertTask(_spec(4), {}, games=4, simulations=300, seed=5, opening=4,
+                                  q_weight=0.5))[0]
+    np.testing.assert_array_equal(q.planes, a.planes)
+    assert np.all(np.abs(q.z) <= 1) and not np.all(np.isin(q.z, (-1.0, 0.0, 1.0)))
+    np.testing.assert_allclose(half.z, (a.z + q.z) / 2, atol=1e-6)
+    assert np.corrcoef(q.z, a.z)[0, 1] > 0.3  # the search's value foresees the result, same sign
     # past the opening, the game goes on by the most visited move: replaying
     # the targets' argmax from the empty board meets every sample's position
     one, _ = expert_play(ExpertTask(_spec(4), {}, games=1, simulations=300, seed=8, opening=0))
@@ -293,7 +302,8 @@ def test_a_run_learns_from_expert_games_first_and_once(tmp_path) -> None:
     assert not resumed.needs_expert and len(resumed.buffer) == len(t.buffer)
     for bad, says in ((dict(expert_games=-1), "expert_games"),
                       (dict(expert_simulations=0), "expert_simulations"),
-                      (dict(expert_opening=-2), "expert_opening")):
+                      (dict(expert_opening=-2), "expert_opening"),
+                      (dict(expert_q=1.5), "expert_q")):
         with pytest.raises(OptionError, match=says):
             _config(**bad)
 

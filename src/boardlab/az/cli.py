@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the playout search's simulations a move in them (default 2000)")
     p.add_argument("--expert-opening", type=int, default=None, metavar="PLIES",
                    help="plies of each drawn in proportion to the visits (default 8)")
+    p.add_argument("--expert-q", type=float, default=None, metavar="W",
+                   help="value targets of those games: (1 - W) x result + W x the search's root "
+                        "value (default 0: the result)")
     p.add_argument("--ship", action="store_true",
                    help="copy the run's network into the package for the az engine")
     p.add_argument("--report", default=None, metavar="PNG",
@@ -180,7 +183,7 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
 #: options that are a run's settings (Config fields), by their dest
 _SETTINGS = ("games", "simulations", "parallel", "tasks", "channels", "blocks", "batch", "lr",
              "buffer", "reuse", "seed", "eval_every", "eval_games", "generations", "expert_games",
-             "expert_simulations", "expert_opening")
+             "expert_simulations", "expert_opening", "expert_q")
 
 
 def _given(args: argparse.Namespace) -> dict:

@@ -11,6 +11,13 @@ position gives a sample whose policy target is the root's visit
 distribution and whose value target is the game's result; the network
 fits those before its own self-play takes over.
 
+The value target may mix in the search's own estimate: with ``q_weight``
+w it is ``(1 - w) * result + w * q``, q the root's mean return for the
+mover (the "z and q" averaging of Leela Chess Zero's and Oracle's
+AlphaZero experiments). Early in a robble game the result is close to a
+coin flip even between good players (docs/az.md measures it), while q
+says what thousands of playouts from there concluded.
+
 The first ``opening`` plies of a game are drawn in proportion to the
 visits (so that the games differ), the rest are the search's most-visited
 move. Everything is seeded: game ``i`` of a task draws its moves and search
@@ -44,6 +51,7 @@ class ExpertTask:
     simulations: int
     seed: int
     opening: int = 8
+    q_weight: float = 0.0  # the share of the root's value in the value target
 
 
 def expert_settings(game: str, simulations: int, actions: int) -> Settings:
@@ -63,6 +71,7 @@ def expert_play(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
     stats: dict[str, Any] = {"games": 0, "moves": 0, "plies": 0, "wins": [0, 0, 0], "truncated": 0,
                              "simulations": 0}
     done = []
+    values: list[float] = []  # each sample's root value for its mover
     for i in range(task.games):
         slot = _Slot(boardlab.new_game(spec.game, spec.size, **task.options),
                      np.random.default_rng([task.seed, i]))
@@ -90,6 +99,7 @@ def expert_play(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
             state, _ = kernel_state(g)
             planes = observer.planes(state[None], np.array([mover]))[0]
             slot.rows.append((planes, policy, mask, mover, symmetry_bits(g)))
+            values.append(search.root_value(mover))
             if len(g.action_history) < task.opening:
                 action = int(slot.rng.choice(actions, p=share))
             else:
@@ -98,5 +108,8 @@ def expert_play(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
             stats["moves"] += 1
         done.append(_close(slot, spec, stats, cap))
     samples = Samples.concat(done) if done else Samples.empty(spec)
+    if task.q_weight > 0:
+        q = np.array(values, np.float32)
+        samples.z = ((1.0 - task.q_weight) * samples.z + task.q_weight * q).astype(np.float32)
     stats["samples"] = len(samples)
     return samples, stats

@@ -100,6 +100,7 @@ class Config:
     expert_games: int = 0          # the playout search's games before generation 1 (0: none)
     expert_simulations: int = 2000  # its simulations a move
     expert_opening: int = 8        # plies drawn in proportion to its visits
+    expert_q: float = 0.0          # the share of its root value in their value targets
 
     def __post_init__(self) -> None:
         def check(ok: bool, what: str) -> None:
@@ -126,6 +127,7 @@ class Config:
         check(1 <= self.expert_simulations <= 10_000_000,
               f"expert_simulations must be 1..10000000, got {self.expert_simulations}")
         check(0 <= self.expert_opening, f"expert_opening must be >= 0, got {self.expert_opening}")
+        check(0 <= self.expert_q <= 1, f"expert_q must be in [0, 1], got {self.expert_q}")
 
     def spec(self) -> Spec:
         cls = boardlab.game_class(self.game)
@@ -283,7 +285,7 @@ class Trainer:
         share = [c.expert_games // c.tasks + (1 if i < c.expert_games % c.tasks else 0)
                  for i in range(c.tasks)]
         return [ExpertTask(self.spec, c.options, n, c.expert_simulations,
-                           task_seed(c.seed, _EXPERT, i), c.expert_opening)
+                           task_seed(c.seed, _EXPERT, i), c.expert_opening, c.expert_q)
                 for i, n in enumerate(share) if n]
 
     def run_expert(self, workers: Workers) -> dict[str, Any]:
