@@ -38,7 +38,7 @@ from ..fast.search import Search, Settings, kernel_state
 from ..research import _adapters
 from .evaluator import NetEvaluator
 from .net import Spec
-from .selfplay import Samples, _close, _finished, _Slot, symmetry_bits
+from .selfplay import GameSlot, Samples, close_game, game_done, symmetry_bits
 
 
 @dataclass(frozen=True)
@@ -73,10 +73,10 @@ def expert_play(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
     done = []
     values: list[float] = []  # each sample's root value for its mover
     for i in range(task.games):
-        slot = _Slot(boardlab.new_game(spec.game, spec.size, **task.options),
+        slot = GameSlot(boardlab.new_game(spec.game, spec.size, **task.options),
                      np.random.default_rng([task.seed, i]))
         g = slot.game
-        while not _finished(g, cap):
+        while not game_done(g, cap):
             legal = g.legal_actions()
             if len(legal) == 1:  # nothing to choose, nothing to learn
                 g.apply_action(legal[0])
@@ -106,7 +106,7 @@ def expert_play(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
                 action = search.best_action()
             g.apply_action(action)
             stats["moves"] += 1
-        done.append(_close(slot, spec, stats, cap))
+        done.append(close_game(slot, spec, stats, cap))
     samples = Samples.concat(done) if done else Samples.empty(spec)
     if task.q_weight > 0:
         q = np.array(values, np.float32)

@@ -77,7 +77,10 @@ def symmetry_bits(game: Game) -> int:
 
 
 @dataclass
-class _Slot:
+class GameSlot:
+    """A game being played for samples (here and in :mod:`boardlab.az.expert`):
+    its random generator and the rows its searched positions gave."""
+
     game: Game
     rng: np.random.Generator
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int]] = field(default_factory=list)
@@ -107,21 +110,21 @@ def self_play(task: SelfPlayTask) -> tuple[Samples, dict[str, Any]]:
     settings = SETTINGS.replace(nodes=max(1000, 4 * task.simulations + 1000),
                                 edges=max(1000, (4 * task.simulations + 1000) * spec.actions))
     started = 0
-    slots: list[_Slot] = []
+    slots: list[GameSlot] = []
     done: list[Samples] = []
     stats: dict[str, Any] = {"games": 0, "moves": 0, "plies": 0, "wins": [0, 0, 0], "truncated": 0}
 
-    def new_slot() -> _Slot:
+    def new_slot() -> GameSlot:
         nonlocal started
         rng = np.random.default_rng([task.seed, started])
         started += 1
-        return _Slot(boardlab.new_game(spec.game, spec.size, **task.options), rng)
+        return GameSlot(boardlab.new_game(spec.game, spec.size, **task.options), rng)
 
     while len(slots) < min(task.parallel, task.games):
         slots.append(new_slot())
     while slots:
         for slot in slots:
-            while slot.move is None and not _finished(slot.game, cap):
+            while slot.move is None and not game_done(slot.game, cap):
                 g = slot.game
                 legal = g.legal_actions()
                 if len(legal) == 1:  # nothing to choose, nothing to learn
@@ -138,8 +141,8 @@ def self_play(task: SelfPlayTask) -> tuple[Samples, dict[str, Any]]:
                 slot.game.apply_action(mv.action())
                 slot.move = None
                 stats["moves"] += 1
-            if slot.move is None and _finished(slot.game, cap):
-                done.append(_close(slot, spec, stats, cap))
+            if slot.move is None and game_done(slot.game, cap):
+                done.append(close_game(slot, spec, stats, cap))
                 slots.remove(slot)
                 if started < task.games:
                     slots.append(new_slot())
@@ -150,11 +153,12 @@ def self_play(task: SelfPlayTask) -> tuple[Samples, dict[str, Any]]:
     return samples, stats
 
 
-def _finished(game: Game, cap: int) -> bool:
+def game_done(game: Game, cap: int) -> bool:
+    """Over, or cut at the length cap (a draw for learning)."""
     return game.is_over or len(game.action_history) >= cap
 
 
-def _record(slot: _Slot, mv: GumbelMove, evaluator: NetEvaluator, spec: Spec) -> None:
+def _record(slot: GameSlot, mv: GumbelMove, evaluator: NetEvaluator, spec: Spec) -> None:
     g = slot.game
     assert g.current_player is not None  # a move was searched: the game is on
     mover = g.current_player
@@ -166,7 +170,8 @@ def _record(slot: _Slot, mv: GumbelMove, evaluator: NetEvaluator, spec: Spec) ->
     slot.rows.append((planes, policy, legal, mover, symmetry_bits(g)))
 
 
-def _close(slot: _Slot, spec: Spec, stats: dict[str, Any], cap: int) -> Samples:
+def close_game(slot: GameSlot, spec: Spec, stats: dict[str, Any], cap: int) -> Samples:
+    """A finished game's rows as samples, each with the result for its mover."""
     g = slot.game
     stats["games"] += 1
     stats["plies"] += len(g.action_history)
