@@ -431,16 +431,21 @@ def test_playing_needs_no_training_framework(tmp_path) -> None:
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
+def _tiny_run(out, games: int, eval_every: int) -> list[str]:
+    """``boardlab train`` arguments for a run of a few seconds on robble 4x4."""
+    return ["train", "robble", "--size", "4", "--out", str(out), "--games", str(games),
+            "--simulations", "8", "--parallel", str(games), "--channels", "8", "--blocks", "1",
+            "--batch", "32", "--buffer", "500", "--workers", "1", "--quiet", "--eval-every",
+            str(eval_every), "--eval-games", "2", "--eval-engines", "random", "--eval-limit", "8"]
+
+
 def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatch, capsys) -> None:
     pytest.importorskip("jax")
     pytest.importorskip("matplotlib")
     from boardlab.az import weights as weights_module
     from boardlab.cli import main
     out = tmp_path / "run"
-    args = ["train", "robble", "--size", "4", "--out", str(out), "--games", "4", "--simulations",
-            "8", "--parallel", "4", "--channels", "8", "--blocks", "1", "--batch", "32",
-            "--buffer", "500", "--workers", "1", "--quiet", "--eval-every", "2", "--eval-games", "2",
-            "--eval-engines", "random", "--eval-limit", "8"]
+    args = _tiny_run(out, games=4, eval_every=2)
     assert main([*args, "--generations", "1"]) == 0
     assert main([*args, "--generations", "2"]) == 0          # the same command resumes
     rows = [r for r in (out / "log.jsonl").read_text().splitlines() if r]
@@ -463,10 +468,7 @@ def test_the_train_command_plays_the_expert_games_first(tmp_path, capsys) -> Non
 
     from boardlab.cli import main
     out = tmp_path / "run"
-    args = ["train", "robble", "--size", "4", "--out", str(out), "--games", "2", "--simulations",
-            "8", "--parallel", "2", "--channels", "8", "--blocks", "1", "--batch", "32",
-            "--buffer", "500", "--workers", "1", "--quiet", "--eval-every", "1", "--eval-games", "2",
-            "--eval-engines", "random", "--eval-limit", "8", "--expert-games", "2",
+    args = [*_tiny_run(out, games=2, eval_every=1), "--expert-games", "2",
             "--expert-simulations", "50", "--generations", "1"]
     assert main(args) == 0
     assert main(args) == 0   # resumed: nothing more to do, no second expert stage

@@ -291,9 +291,19 @@ class Trainer:
     def run_expert(self, workers: Workers) -> dict[str, Any]:
         """The expert games (:mod:`boardlab.az.expert`) into the buffer, and
         the Adam steps for them; logged as a row of kind ``expert``."""
+        row, _ = self._play_and_train(workers, _expert_play_timed, self.expert_tasks())
+        row = {"kind": "expert", **row, "simulations": self.config.expert_simulations}
+        self.history.append(row)
+        self._log(row)
+        return row
+
+    def _play_and_train(self, workers: Workers, play: Callable[[Any], tuple[Samples, dict[str, Any]]],
+                        tasks: list[Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``tasks``' games into the buffer, then the Adam steps for their
+        samples: a log row's common fields, and the tasks' counts."""
         wall = time.perf_counter()
         parts, stats = [], []
-        for samples, st in workers.map(_expert_play_timed, self.expert_tasks()):
+        for samples, st in workers.map(play, tasks):
             parts.append(samples)
             stats.append(st)
         new = Samples.concat(parts)
@@ -305,17 +315,13 @@ class Trainer:
         self.cpu["selfplay"] += sp_cpu
         self.cpu["train"] += train_cpu
         games = sum(s["games"] for s in stats)
-        row = {"kind": "expert", "generation": self.generation, "games": games,
-               "samples": len(new), "buffer": len(self.buffer), "steps": steps,
-               "policy_loss": pl, "value_loss": vl,
+        row = {"generation": self.generation, "games": games, "samples": len(new),
+               "buffer": len(self.buffer), "steps": steps, "policy_loss": pl, "value_loss": vl,
                "plies": sum(s["plies"] for s in stats) / max(1, games),
                "wins": [sum(s["wins"][i] for s in stats) for i in range(3)],
-               "simulations": self.config.expert_simulations,
                "selfplay_cpu": sp_cpu, "train_cpu": train_cpu,
                "cpu_hours": sum(self.cpu.values()) / 3600, "wall": time.perf_counter() - wall}
-        self.history.append(row)
-        self._log(row)
-        return row
+        return row, stats
 
     def train_on(self, new_samples: int) -> tuple[float, float, int]:
         """The Adam steps for ``new_samples`` new samples: mean losses and steps."""
@@ -333,29 +339,10 @@ class Trainer:
         return float(np.mean([float(p) for p in pls])), float(np.mean([float(v) for v in vls])), steps
 
     def run_generation(self, workers: Workers) -> dict[str, Any]:
-        wall = time.perf_counter()
-        parts, stats = [], []
-        for samples, st in workers.map(_self_play_timed, self.generation_tasks()):
-            parts.append(samples)
-            stats.append(st)
-        new = Samples.concat(parts)
-        self.buffer.add(new)
-        t0 = time.process_time()
-        pl, vl, steps = self.train_on(len(new))
-        train_cpu = time.process_time() - t0
-        sp_cpu = sum(s["cpu"] for s in stats)
-        self.cpu["selfplay"] += sp_cpu
-        self.cpu["train"] += train_cpu
+        row, stats = self._play_and_train(workers, _self_play_timed, self.generation_tasks())
         self.generation += 1
-        games = sum(s["games"] for s in stats)
-        row = {"kind": "generation", "generation": self.generation, "games": games,
-               "samples": len(new), "buffer": len(self.buffer), "steps": steps,
-               "policy_loss": pl, "value_loss": vl,
-               "plies": sum(s["plies"] for s in stats) / max(1, games),
-               "wins": [sum(s["wins"][i] for s in stats) for i in range(3)],
-               "evaluations": sum(s["evaluations"] for s in stats),
-               "selfplay_cpu": sp_cpu, "train_cpu": train_cpu,
-               "cpu_hours": sum(self.cpu.values()) / 3600, "wall": time.perf_counter() - wall}
+        row = {"kind": "generation", **row, "generation": self.generation,
+               "evaluations": sum(s["evaluations"] for s in stats)}
         self.history.append(row)
         self._log(row)
         return row
