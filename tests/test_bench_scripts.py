@@ -29,6 +29,8 @@ RUNS = [
     ["adapters.py", "robble", "--seconds", "0.05", "--rounds", "1", "--size", "5"],
     ["tries.py"],
     ["transpositions.py", "pilo", "--sims", "2000", "--at", "0.5"],
+    ["move_speed.py", "robble", "--engine", "mcts:500", "--plies", "3"],
+    ["az/gumbel_playouts.py", "--games", "1", "--simulations", "30"],
 ]
 
 
