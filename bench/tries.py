@@ -167,6 +167,9 @@ TRIES: tuple[tuple[str, str], ...] = (
      "GRAVE only below 5,000 visits (`grave_max`: a node past it, every move tried, selects by "
      "its moves' own means) against GRAVE everywhere, 1 s a move each, 20 games, seed 11 "
      "(2026-12-07)"),
+    ("pilo-grave_no_1s-vs-uct_1s.rec.gz",
+     "the one search without GRAVE at 1 s a move against uct, 20 games, seed 11 (the openings "
+     "on which pilo's mcts, with GRAVE, scored 9-11; 2026-12-07)"),
     ("pilo-plain_5000-vs-uct_5000.rec.gz",
      "the one search, uniform, against uct at 5,000 simulations each (equal work), 40 games"),
     ("pilo-plain_reuse_no_5000-vs-uct_5000.rec.gz", "the same without tree reuse, 40 games"),
