@@ -293,8 +293,10 @@ def test_a_run_learns_from_expert_games_first_and_once(tmp_path) -> None:
     t = Trainer(tmp_path / "run", config)
     assert t.needs_expert and not Trainer(tmp_path / "plain", _config()).needs_expert
     before = t.numpy_params()
-    row = t.run_expert(Workers(1))
+    done: list[int] = []
+    row = t.run_expert(Workers(1), done.append)
     assert row["kind"] == "expert" and row["games"] == 4 and row["samples"] == len(t.buffer) > 0
+    assert sum(done) == 4 and len(done) == len(t.expert_tasks()) == 2   # a report per task
     assert row["steps"] >= 1 and t.generation == 0 and not t.needs_expert
     assert any(not np.array_equal(before[k], v) for k, v in t.numpy_params().items())
     t.checkpoint()
@@ -350,6 +352,47 @@ def test_az_refuses_weights_for_another_board(tmp_path) -> None:
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(OptionError, match="not a boardlab network weights file"):
         load(tmp_path / "bad.npz")
+
+
+def test_expert_games_come_in_small_tasks_that_add_up(tmp_path) -> None:
+    """Many expert games are split into tasks of at most EXPERT_CHUNK (so
+    their progress shows), at least one per task slot, every game once."""
+    from boardlab.az.train import EXPERT_CHUNK, Trainer
+    for games, tasks in ((4, 2), (1, 2), (10 * EXPERT_CHUNK + 3, 2), (30, 8)):
+        t = Trainer(tmp_path / f"r{games}-{tasks}", _config(expert_games=games, tasks=tasks, games=8))
+        sizes = [task.games for task in t.expert_tasks()]
+        assert sum(sizes) == games and max(sizes) <= EXPERT_CHUNK and min(sizes) >= 1
+        assert len(sizes) == min(games, max(tasks, -(-games // EXPERT_CHUNK)))
+        assert len({task.seed for task in t.expert_tasks()}) == len(sizes)
+
+
+def _trained_under(options: dict, spec) -> Weights:
+    """Weights whose run says it trained under ``options`` (as Trainer.weights writes)."""
+    return Weights(spec, init_params(spec, np.random.default_rng(0)),
+                   {"config": {"game": spec.game, "size": spec.size, "options": options}})
+
+
+def test_az_refuses_a_network_trained_under_other_rules(tmp_path) -> None:
+    """A komi or pie rule the network never saw changes what a position is
+    worth: az refuses, naming the option and both values; the same rules
+    (defaults filled in either way) play."""
+    spec = _spec(4)
+    no_pie = _trained_under({"pie": False}, spec)
+    with pytest.raises(OptionError, match="trained with pie=no, this game has pie=yes"):
+        AZAgent(Limit(8), weights=no_pie).choose_action(boardlab.new_game("robble", 4))
+    game = boardlab.new_game("robble", 4, pie=False)
+    assert AZAgent(Limit(8), weights=no_pie).choose_action(game) in game.legal_actions()
+    game = boardlab.new_game("robble", 4)
+    assert AZAgent(Limit(8), weights=_trained_under({}, spec)).choose_action(game) in game.legal_actions()
+    ycls = boardlab.game_class("yugo")
+    yspec = Spec("yugo", 4, len(tensors.plane_names(ycls)), ycls.num_distinct_actions_for(4), 8, 1, 16)
+    from boardlab.az.weights import mismatch
+    komi = _trained_under({"komi": 3}, yspec)
+    assert "komi=3, this game has komi=0" in mismatch(komi, boardlab.new_game("yugo", 4))
+    assert mismatch(komi, boardlab.new_game("yugo", 4, komi=3)) is None
+    from boardlab.az.netsearch import NetSearch
+    with pytest.raises(OptionError, match="komi=3, this game has komi=1"):
+        NetSearch(boardlab.new_game("yugo", 4, komi=1), komi)
 
 
 @pytest.mark.parametrize("game,size", shipped() or [pytest.param("robble", 5, marks=pytest.mark.skip(
@@ -461,6 +504,32 @@ def test_the_train_command_trains_resumes_reports_and_ships(tmp_path, monkeypatc
     assert "other settings (lr)" in capsys.readouterr().err
 
 
+def test_the_train_command_trains_under_the_options_given(tmp_path, capsys) -> None:
+    """--option KEY=VALUE: the run's games use it, the network says so (az
+    then plays only those rules), a resume must name the same, bad ones are
+    refused with the game's own message."""
+    pytest.importorskip("jax")
+    import json
+
+    from boardlab.cli import main
+    out = tmp_path / "run"
+    args = [*_tiny_run(out, games=2, eval_every=1), "--option", "pie=no", "--generations", "1"]
+    assert main(args) == 0
+    assert json.loads((out / "config.json").read_text())["options"] == {"pie": False}
+    w = load(out / "weights.npz")
+    with pytest.raises(OptionError, match="pie=no, this game has pie=yes"):
+        AZAgent(Limit(8), weights=w).choose_action(boardlab.new_game("robble", 4))
+    rows = [json.loads(r) for r in (out / "log.jsonl").read_text().splitlines() if r]
+    assert [r["kind"] for r in rows] == ["generation", "eval"]   # its evaluation plays those rules
+    capsys.readouterr()
+    assert main([*args[:-2], "--generations", "2"]) == 0 and main([*args[:-4], "--generations", "2"]) == 0
+    assert main([*args[:-4], "--option", "pie=yes", "--generations", "3"]) == 2
+    assert "other settings (options)" in capsys.readouterr().err
+    assert main(["train", "robble", "--size", "4", "--out", str(tmp_path / "x"), "--option", "komi=3"]) == 2
+    assert "robble: unknown option 'komi'" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
 def test_the_train_command_plays_the_expert_games_first(tmp_path, capsys) -> None:
     pytest.importorskip("jax")
     pytest.importorskip("matplotlib")
@@ -482,15 +551,19 @@ def test_the_train_command_plays_the_expert_games_first(tmp_path, capsys) -> Non
 def test_with_network_plays_the_network_only_where_one_is_shipped(tmp_path, monkeypatch) -> None:
     from boardlab.ai.az import WithNetwork
     from boardlab.az import weights as weights_module
+    from boardlab.az.netsearch import has_network
     spec = _spec(4)
     monkeypatch.setattr(weights_module, "SHIPPED", tmp_path)
-    save(tmp_path / "robble-4.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    save(tmp_path / "robble-4.npz", _trained_under({"pie": True}, spec))
     agent = WithNetwork(AZAgent(Limit(16), 0), make_agent("mcts:50", 0))
     for size, used in ((4, agent.net), (5, agent.other)):
         game = boardlab.new_game("robble", size)
         assert agent.pick(game) is used
         assert agent.choose_action(game) in game.legal_actions()
         assert agent.move_comment() is not None
+    game = boardlab.new_game("robble", 4, pie=False)   # rules the network never saw
+    assert agent.pick(game) is agent.other and not has_network("robble", 4, game)
+    assert has_network("robble", 4) and has_network("robble", 4, boardlab.new_game("robble", 4))
     assert agent.limit == agent.other.limit        # the rest is the other agent's
     agent.clock = time.thread_time
     assert agent.net.clock is agent.other.clock is time.thread_time

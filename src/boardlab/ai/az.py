@@ -47,23 +47,20 @@ class AZAgent(BaseAgent):
         self.clock = clock
         self._weights = weights
         self._evaluator = None
-        self._key: tuple[str, int] | None = None
+        self._key: tuple | None = None
         self._rate: float | None = None   # simulations per clock second, measured
         self.np_rng = np.random.default_rng(seed)
         self.last = None                  # the last move's GumbelMove (tests, comments)
         self._seconds = 0.0
 
     def evaluator(self, game: Game):
-        """The network evaluator for ``game``'s name and size (loaded once)."""
+        """The network evaluator for ``game``'s name, size and options (loaded once)."""
         from ..az.evaluator import NetEvaluator
-        from ..az.weights import for_game
-        key = (game.name, game.size)
+        from ..az.weights import check_fits, for_game
+        key = (game.name, game.size, tuple(sorted(game.options.items())))
         if self._evaluator is None or self._key != key:
-            w = self._weights if self._weights is not None else for_game(*key)
-            if (w.spec.game, w.spec.size) != key:
-                from ..errors import OptionError
-                raise OptionError(f"az: the network is for {w.spec.game} {w.spec.size}x{w.spec.size}, "
-                                  f"not {game.name} {game.size}x{game.size}")
+            w = self._weights if self._weights is not None else for_game(game.name, game.size)
+            check_fits(w, game)
             self._evaluator = NetEvaluator(w.params, w.spec)
             self._key = key
         return self._evaluator
@@ -152,7 +149,7 @@ class WithNetwork(BaseAgent):
 
     def pick(self, game: Game) -> BaseAgent:
         from ..az.netsearch import has_network
-        return self.net if has_network(game.name, game.size) else self.other
+        return self.net if has_network(game.name, game.size, game) else self.other
 
     def choose_action(self, game: Game) -> int:
         self._last = self.pick(game)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import boardlab
 
+from ..cli.args import option_pair
 from ..errors import BoardlabError
 
 
@@ -29,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", nargs="?", help=f"one of {', '.join(boardlab.GAMES)}")
     p.add_argument("--size", type=int, default=None, help="board size (default: the game's)")
     p.add_argument("--no-pie", action="store_true", help="train without the pie rule")
+    p.add_argument("--option", action="append", type=option_pair, default=[], metavar="KEY=VALUE",
+                   help="a game option to train under, e.g. komi=7 (repeatable; the network "
+                        "then plays only games with the same options)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="the run's folder (default runs/az-GAME-SIZE); an existing run resumes")
     p.add_argument("--resume", default=None, metavar="DIR", help="resume the run in DIR")
@@ -62,14 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-limit", default=None, help="the network's budget in them")
     p.add_argument("--expert-games", type=int, default=None, metavar="N",
                    help="first, N games of the playout search against itself to learn from "
-                        "(expert iteration; default 0: none)")
+                        "(expert iteration; 0: none)")
     p.add_argument("--expert-simulations", type=int, default=None,
-                   help="the playout search's simulations a move in them (default 2000)")
+                   help="the playout search's simulations a move in them")
     p.add_argument("--expert-opening", type=int, default=None, metavar="PLIES",
-                   help="plies of each drawn in proportion to the visits (default 8)")
+                   help="plies of each drawn in proportion to the visits")
     p.add_argument("--expert-q", type=float, default=None, metavar="W",
                    help="value targets of those games: (1 - W) x result + W x the search's root "
-                        "value (default 0: the result)")
+                        "value (0: the result)")
     p.add_argument("--ship", action="store_true",
                    help="copy the run's network into the package for the az engine")
     p.add_argument("--report", default=None, metavar="PNG",
@@ -151,7 +155,16 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
         if trainer.needs_expert:
             _say(bar, f"{c.expert_games} games of the playout search, {c.expert_simulations} "
                       "simulations a move, to learn from first")
-            row = trainer.run_expert(workers)
+            games = None
+            if not args.quiet:
+                from tqdm import tqdm
+                games = tqdm(total=c.expert_games, unit="game", desc="expert games",
+                             dynamic_ncols=True, leave=False)
+            try:
+                row = trainer.run_expert(workers, None if games is None else games.update)
+            finally:
+                if games is not None:
+                    games.close()
             _say(bar, f"expert games: {row['samples']:,} samples, policy loss "
                       f"{row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}")
             if c.eval_every:
@@ -190,8 +203,11 @@ def _given(args: argparse.Namespace) -> dict:
     """The run settings the command names (the rest keep Config's defaults,
     or a saved run's values)."""
     given = {k: getattr(args, k) for k in _SETTINGS if getattr(args, k) is not None}
+    options = dict(args.option)
     if args.no_pie:
-        given["options"] = {"pie": False}
+        options["pie"] = False
+    if options:
+        given["options"] = options
     if args.eval_engines is not None:
         given["eval_engines"] = tuple(e for e in args.eval_engines.split(",") if e)
     if args.eval_limit is not None:

@@ -22,16 +22,21 @@ from ..core.game import Game
 from ..fast.search import ChildStats, Search, spend
 from .evaluator import NetEvaluator
 from .gumbel import SETTINGS
-from .weights import Weights, for_game, shipped_path
+from .weights import Weights, check_fits, for_game, load, mismatch, shipped_path
 
 #: leaves per network call
 BATCH = 16
 
 
-def has_network(game: str, size: int) -> bool:
+def has_network(game: str, size: int, position: Game | None = None) -> bool:
     """Whether a network is shipped for ``game`` at ``size`` (what a front
-    end asks before offering ``az`` or a network-guided analysis)."""
-    return shipped_path(game, size).exists()
+    end asks before offering ``az`` or a network-guided analysis); with
+    ``position``, also whether it was trained under that game's options
+    (a komi or pie rule it never saw changes what a position is worth)."""
+    path = shipped_path(game, size)
+    if not path.exists():
+        return False
+    return position is None or mismatch(load(path), position) is None
 
 
 class NetSearch:
@@ -41,6 +46,7 @@ class NetSearch:
                  clock: Callable[[], float] = time.perf_counter, batch: int = BATCH,
                  nodes: int = 400_000) -> None:
         w = weights if weights is not None else for_game(game.name, game.size)
+        check_fits(w, game)
         self.evaluator = NetEvaluator(w.params, w.spec)
         settings = SETTINGS.replace(nodes=nodes, edges=min(1_000_000_000, nodes * game.num_distinct_actions))
         self.search = Search(game, settings, seed=seed, clock=clock)

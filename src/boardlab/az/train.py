@@ -210,6 +210,8 @@ def _expert_play_timed(task: ExpertTask) -> tuple[Samples, dict[str, Any]]:
 
 #: the generation number in the seeds of the expert games (never a real one)
 _EXPERT = 1 << 30
+#: expert games a task plays at most (a task's games come back together)
+EXPERT_CHUNK = 25
 
 
 # ---------------------------------------------------------------- the trainer
@@ -281,24 +283,30 @@ class Trainer:
         return self.config.expert_games > 0 and not any(r["kind"] == "expert" for r in self.history)
 
     def expert_tasks(self) -> list[ExpertTask]:
+        """The expert games in tasks of at most :data:`EXPERT_CHUNK` games
+        (and at least one per task slot), so their progress can be shown."""
         c = self.config
-        share = [c.expert_games // c.tasks + (1 if i < c.expert_games % c.tasks else 0)
-                 for i in range(c.tasks)]
+        parts = max(c.tasks, math.ceil(c.expert_games / EXPERT_CHUNK))
+        share = [c.expert_games // parts + (1 if i < c.expert_games % parts else 0)
+                 for i in range(parts)]
         return [ExpertTask(self.spec, c.options, n, c.expert_simulations,
                            task_seed(c.seed, _EXPERT, i), c.expert_opening, c.expert_q)
                 for i, n in enumerate(share) if n]
 
-    def run_expert(self, workers: Workers) -> dict[str, Any]:
+    def run_expert(self, workers: Workers,
+                   progress: Callable[[int], None] | None = None) -> dict[str, Any]:
         """The expert games (:mod:`boardlab.az.expert`) into the buffer, and
-        the Adam steps for them; logged as a row of kind ``expert``."""
-        row, _ = self._play_and_train(workers, _expert_play_timed, self.expert_tasks())
+        the Adam steps for them; logged as a row of kind ``expert``.
+        ``progress(games)`` is called as each task's games come back."""
+        row, _ = self._play_and_train(workers, _expert_play_timed, self.expert_tasks(), progress)
         row = {"kind": "expert", **row, "simulations": self.config.expert_simulations}
         self.history.append(row)
         self._log(row)
         return row
 
     def _play_and_train(self, workers: Workers, play: Callable[[Any], tuple[Samples, dict[str, Any]]],
-                        tasks: list[Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                        tasks: list[Any], progress: Callable[[int], None] | None = None,
+                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """``tasks``' games into the buffer, then the Adam steps for their
         samples: a log row's common fields, and the tasks' counts."""
         wall = time.perf_counter()
@@ -306,6 +314,8 @@ class Trainer:
         for samples, st in workers.map(play, tasks):
             parts.append(samples)
             stats.append(st)
+            if progress is not None:
+                progress(st["games"])
         new = Samples.concat(parts)
         self.buffer.add(new)
         t0 = time.process_time()

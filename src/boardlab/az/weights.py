@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.game import Game
 from ..errors import OptionError
 from .net import Spec
 
@@ -80,3 +81,42 @@ def for_game(game: str, size: int) -> Weights:
         raise OptionError(f"az: no trained network for {game} {size}x{size} "
                           f"(shipped: {have}); train one with: boardlab train {game} --size {size}")
     return load(path)
+
+
+def trained_options(w: Weights) -> dict[str, Any] | None:
+    """The game options the network was trained under (its run's ``config``;
+    None for a file that does not say)."""
+    config = w.meta.get("config")
+    return dict(config["options"]) if isinstance(config, dict) and "options" in config else None
+
+
+def mismatch(w: Weights, game: Game) -> str | None:
+    """Why ``w`` cannot judge ``game``'s positions (another game or board, or
+    other rules: a komi or pie rule the network never saw changes what a
+    position is worth), or None when it can."""
+    if (w.spec.game, w.spec.size) != (game.name, game.size):
+        return (f"the network is for {w.spec.game} {w.spec.size}x{w.spec.size}, "
+                f"not {game.name} {game.size}x{game.size}")
+    trained = trained_options(w)
+    if trained is None:
+        return None
+    trained = type(game)._check_options(trained)
+    differ = sorted(k for k in game.options if trained.get(k) != game.options[k])
+    if not differ:
+        return None
+    return ("the network was trained with " + ", ".join(f"{k}={_shown(trained.get(k))}" for k in differ)
+            + ", this game has " + ", ".join(f"{k}={_shown(game.options[k])}" for k in differ)
+            + " (train one for these rules: boardlab train --option KEY=VALUE)")
+
+
+def check_fits(w: Weights, game: Game) -> None:
+    """OptionError saying why, when ``w`` cannot judge ``game`` (:func:`mismatch`)."""
+    why = mismatch(w, game)
+    if why is not None:
+        raise OptionError(f"az: {why}")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
