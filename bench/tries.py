@@ -93,6 +93,10 @@ TRIES: tuple[tuple[str, str], ...] = (
      "the search on its own bitboard state, the empty point drawn by pdep, nodes and edges in "
      "rows (about 1.3x the simulations of the search before), 0.25 s a move, 40 games "
      "(kept: mcts; 2026-12-07)"),
+    ("robble-small_pages_0.25s-vs-uct.rec.gz",
+     "the tree's memory in 4 KB pages instead of NumPy's 2 MB ones (about 1.1x the "
+     "simulations over a game's moves), 0.25 s a move, 40 games, the openings of the 32-8 "
+     "screen above (kept: mcts; 2026-12-07)"),
     ("robble-sprt_1s_before-vs-uct.rec.gz",
      "the SPRT at 1 s a move on the code before the search's own state (stopped at H0; "
      "played on 2026-12-07, commit 4719fda)"),

@@ -594,3 +594,45 @@ def test_a_node_past_grave_max_visits_selects_by_its_own_means(grave_max: int) -
         taken = f + int(np.flatnonzero(t.en[f:f + k] != before)[0])
         assert taken == (plain if grave_max else grave)
     assert differ > 0
+
+
+def _vm_flags(arr: np.ndarray) -> set[str] | None:
+    """The kernel's VmFlags of the mapping holding the middle of ``arr``
+    (``hg``: huge pages asked for, ``nh``: refused); None where not told."""
+    address = arr.ctypes.data + arr.nbytes // 2
+    try:
+        lines = open("/proc/self/smaps").read().splitlines()
+    except OSError:
+        return None
+    inside = False
+    for line in lines:
+        head = line.split()[0]
+        if "-" in head and not head.endswith(":"):
+            lo, _, hi = head.partition("-")
+            inside = int(lo, 16) <= address < int(hi, 16)
+        elif inside and head == "VmFlags:":
+            return set(line.split()[1:])
+    return None
+
+
+def test_tree_arrays_are_zeroed_writable_and_kept_off_huge_pages() -> None:
+    """small_pages: what np.zeros gives (shape, dtype, zeros, writable,
+    contiguous, structured fields too), but where NumPy asks Linux for 2 MB
+    pages for np.zeros' memory these refuse them (docs/ai.md: a growing
+    tree's rows should find their page just zeroed, in the cache)."""
+    from boardlab.fast._search import EDGE_ROW, Tree, small_pages
+    a = small_pages((1 << 19, 2), np.float64)
+    assert a.shape == (1 << 19, 2) and a.dtype == np.float64
+    assert a.flags.c_contiguous and a.flags.writeable and not a.any()
+    a[12345, 1] = 2.5
+    assert a.sum() == 2.5
+    rows = small_pages(1 << 18, EDGE_ROW)
+    rows["child"][7] = 3
+    assert rows["child"].sum() == 3 and rows["en"].sum() == 0.0
+    assert small_pages(10, np.int64).tolist() == [0] * 10   # small: plain zeros
+    tree = Tree(1 << 16, 1 << 20, 50, 100)
+    plain = np.zeros((1 << 20, 2), dtype=np.float64)
+    if "hg" not in (_vm_flags(plain) or set()):
+        pytest.skip("NumPy asks for no huge pages here")
+    for arr in (a, rows, tree.eq, tree._edges, tree.prior, tree._nodes):
+        assert "nh" in (_vm_flags(arr) or set())
