@@ -347,7 +347,7 @@ def test_az_refuses_weights_for_another_board(tmp_path) -> None:
     assert named.limit == Limit(12) and named._weights.spec == spec
     game = boardlab.new_game("robble", 4)
     assert named.choose_action(game) in game.legal_actions()
-    with pytest.raises(OptionError, match="az takes net=PATH"):
+    with pytest.raises(OptionError, match="az takes net=PATH and root="):
         make_agent("az:12,c=1")
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(OptionError, match="not a boardlab network weights file"):
@@ -364,6 +364,30 @@ def test_expert_games_come_in_small_tasks_that_add_up(tmp_path) -> None:
         assert sum(sizes) == games and max(sizes) <= EXPERT_CHUNK and min(sizes) >= 1
         assert len(sizes) == min(games, max(tasks, -(-games // EXPERT_CHUNK)))
         assert len({task.seed for task in t.expert_tasks()}) == len(sizes)
+
+
+def test_az_with_a_puct_root_searches_its_budget_and_plays_legal_moves(tmp_path) -> None:
+    """root=puct: AlphaZero's search from the root (NetSearch) instead of
+    the Gumbel root; the budget is the tree's root visits, the move one of
+    the most visited, the comment its value and visits; a bad root refused."""
+    spec = _spec(4)
+    save(tmp_path / "w.npz", Weights(spec, init_params(spec, np.random.default_rng(0))))
+    agent = make_agent(f"az:40,net={tmp_path / 'w.npz'},root=puct", 3)
+    assert agent.root == "puct"
+    game = boardlab.new_game("robble", 4)
+    for _ in range(3):
+        a = agent.choose_action(game)
+        assert a in game.legal_actions()
+        ns = agent._puct
+        assert ns.root_visits == 40
+        most = max(c.visits for c in ns.children())
+        assert a in [c.action for c in ns.children() if c.visits == most]
+        assert "/40" in agent.move_comment()
+        game.apply_action(a)
+    timed = make_agent(f"az:0.05s,net={tmp_path / 'w.npz'},root=puct", 3)
+    assert timed.choose_action(game) in game.legal_actions() and timed._puct.root_visits > 1
+    with pytest.raises(OptionError, match="root must be one of gumbel, puct"):
+        make_agent("az:12,root=ucb")
 
 
 def _trained_under(options: dict, spec) -> Weights:

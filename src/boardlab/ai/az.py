@@ -29,6 +29,9 @@ from .comments import SearchComment
 from .limit import Limit
 
 DEFAULT_SECONDS = 1.0
+#: the searches a move can run: Gumbel AlphaZero's root (sequential halving,
+#: made for small budgets) or AlphaZero's PUCT from the root
+ROOTS = ("gumbel", "puct")
 #: leaves a move asks the network for at once, at least (spread over the
 #: considered moves): small batches waste NumPy's time on call overhead
 MIN_BATCH = 8
@@ -40,17 +43,23 @@ class AZAgent(BaseAgent):
 
     def __init__(self, limit: Limit | None = None, seed: int | None = None, *,
                  name: str | None = None, clock: Callable[[], float] = time.perf_counter,
-                 weights=None) -> None:
+                 weights=None, root: str = "gumbel") -> None:
         super().__init__(seed)
+        if root not in ROOTS:
+            from ..errors import OptionError
+            raise OptionError(f"az: root must be one of {', '.join(ROOTS)}, got {root!r}")
+        self.root = root
         self.limit = limit or Limit(seconds=DEFAULT_SECONDS)
         self.name = name or f"az:{self.limit}"
         self.clock = clock
         self._weights = weights
         self._evaluator = None
+        self._net = None                  # the Weights the evaluator was built from
         self._key: tuple | None = None
         self._rate: float | None = None   # simulations per clock second, measured
         self.np_rng = np.random.default_rng(seed)
         self.last = None                  # the last move's GumbelMove (tests, comments)
+        self._puct = None                 # the last move's NetSearch (root=puct)
         self._seconds = 0.0
 
     def evaluator(self, game: Game):
@@ -62,6 +71,7 @@ class AZAgent(BaseAgent):
             w = self._weights if self._weights is not None else for_game(game.name, game.size)
             check_fits(w, game)
             self._evaluator = NetEvaluator(w.params, w.spec)
+            self._net = w
             self._key = key
         return self._evaluator
 
@@ -77,6 +87,8 @@ class AZAgent(BaseAgent):
             self.last = None
             self._seconds = self.clock() - start
             return legal[0]
+        if self.root == "puct":
+            return self._choose_puct(game, evaluate, start)
         lim = self.limit
         deadline = lim.for_search(self.clock).deadline(start)
         sims = lim.simulations
@@ -102,11 +114,33 @@ class AZAgent(BaseAgent):
         self._seconds = self.clock() - start
         return mv.action()
 
+    def _choose_puct(self, game: Game, evaluate, start: float) -> int:
+        """AlphaZero's search: PUCT from the root on the network's priors
+        (:class:`boardlab.az.netsearch.NetSearch`), the most visited move."""
+        from ..az.netsearch import NetSearch
+        lim = self.limit.for_search(self.clock)
+        nodes = 400_000 if lim.simulations is None else max(1_000, lim.simulations + 2 * MIN_BATCH)
+        ns = NetSearch(game, self._net, seed=int(self.np_rng.integers(2 ** 62)), clock=self.clock,
+                       batch=2 * MIN_BATCH, nodes=nodes, evaluator=evaluate)
+        left = None if lim.seconds is None else start + lim.seconds - self.clock()
+        if left is None or left > 0:
+            sims = None if lim.simulations is None else max(1, lim.simulations - 1)
+            ns.run_for(Limit(sims, left))
+        self.last = None
+        self._puct = ns
+        self._seconds = self.clock() - start
+        return ns.best_action()
+
     def reset(self) -> None:
         self.last = None
+        self._puct = None
 
     def move_comment(self) -> str | None:
         mv = self.last
+        ns = self._puct
+        if mv is None and ns is not None:
+            value = ns.root_value(ns.game.current_player)
+            return str(SearchComment(self._seconds, round(value, 4), int(ns.root_visits)))
         if mv is None:
             return str(SearchComment(self._seconds))
         visits, q = mv.root_stats()
@@ -117,21 +151,27 @@ class AZAgent(BaseAgent):
 
 
 def make(rest: str, seed: int | None, name: str) -> AZAgent:
-    """``az[:BUDGET][,net=PATH]``: BUDGET as for ``mcts`` (simulations,
-    seconds or both); ``net``: a weights file to play instead of the shipped
-    network (a training run's ``weights.npz``)."""
+    """``az[:BUDGET][,net=PATH][,root=gumbel|puct]``: BUDGET as for ``mcts``
+    (simulations, seconds or both); ``net``: a weights file to play instead
+    of the shipped network (a training run's ``weights.npz``); ``root``: the
+    search (:data:`ROOTS`; default Gumbel's)."""
     items = rest.split(",") if rest else []
     limit = Limit(seconds=DEFAULT_SECONDS)
     if items and "=" not in items[0]:
         limit = Limit.parse(items.pop(0))
     weights = None
+    root = "gumbel"
     for item in items:
         key, _, value = item.partition("=")
-        if key != "net" or not value:
-            raise ValueError(f"unknown engine option {item!r} in {name!r} (az takes net=PATH)")
-        from ..az.weights import load
-        weights = load(value)
-    return AZAgent(limit, seed, name=name, weights=weights)
+        if key == "net" and value:
+            from ..az.weights import load
+            weights = load(value)
+        elif key == "root" and value:
+            root = value
+        else:
+            raise ValueError(f"unknown engine option {item!r} in {name!r} "
+                             "(az takes net=PATH and root=gumbel|puct)")
+    return AZAgent(limit, seed, name=name, weights=weights, root=root)
 
 
 class WithNetwork(BaseAgent):

@@ -40,14 +40,15 @@ def has_network(game: str, size: int, position: Game | None = None) -> bool:
 
 
 class NetSearch:
-    """See the module doc. ``weights``: default the shipped ones for the game and size."""
+    """See the module doc. ``weights``: default the shipped ones for the game
+    and size; ``evaluator``: theirs already built (an agent's, kept across moves)."""
 
     def __init__(self, game: Game, weights: Weights | None = None, *, seed: int = 0,
                  clock: Callable[[], float] = time.perf_counter, batch: int = BATCH,
-                 nodes: int = 400_000) -> None:
+                 nodes: int = 400_000, evaluator: NetEvaluator | None = None) -> None:
         w = weights if weights is not None else for_game(game.name, game.size)
         check_fits(w, game)
-        self.evaluator = NetEvaluator(w.params, w.spec)
+        self.evaluator = evaluator if evaluator is not None else NetEvaluator(w.params, w.spec)
         settings = SETTINGS.replace(nodes=nodes, edges=min(1_000_000_000, nodes * game.num_distinct_actions))
         self.search = Search(game, settings, seed=seed, clock=clock)
         self.game = self.search.game
