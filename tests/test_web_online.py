@@ -540,7 +540,17 @@ def test_an_unexpected_failure_answers_json_without_a_stack_trace(tmp_path, monk
         assert "secret internals" not in r.text and g.me not in r.text
 
 
-def test_http_actions_are_rate_limited_per_seat(client):
+def test_http_actions_are_rate_limited_per_seat(client, monkeypatch):
+    from boardlab.web import online
+
+    class Stopped(online.RateLimit):
+        """The seat's real bucket on a clock that stands still, so a slow
+        machine's requests earn no tokens back between them."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, clock=lambda: 0.0, **kwargs)
+
+    monkeypatch.setattr(online, "RateLimit", Stopped)
     g = Online(client, game="robble", size=4, color="black")
     codes = [g.move("a1", token=g.friend, ply=0).status_code for _ in range(40)]
     assert codes.count(429) >= 10 and set(codes) == {409, 429}
