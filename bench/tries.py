@@ -138,6 +138,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("pilo-grave_0.25s_40-vs-uct.rec.gz",
      "GRAVE, uniform playouts, 0.25 s a move, 40 games (kept: mcts; 2026-12-06)"),
     ("pilo-grave_reuse_no_0.25s_40-vs-uct.rec.gz", "the same without tree reuse, 40 games"),
+    ("pilo-small_pages_0.25s-vs-uct.rec.gz",
+     "GRAVE with the tree's memory in 4 KB pages (about 1.1x the simulations over a game's "
+     "moves), 0.25 s a move, 40 games, the openings of the 31-9 screen above (kept: mcts; "
+     "2026-12-07)"),
     ("pilo-grave_c_0.5_2000-vs-grave_2000.rec.gz",
      "GRAVE with c = 0.5 against c = 1, 2,000 simulations each"),
     ("pilo-grave_c_0.2_2000-vs-grave_2000.rec.gz", "GRAVE with c = 0.2 against c = 1, 60 games"),
