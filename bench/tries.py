@@ -93,6 +93,11 @@ TRIES: tuple[tuple[str, str], ...] = (
      "the search on its own bitboard state, the empty point drawn by pdep, nodes and edges in "
      "rows (about 1.3x the simulations of the search before), 0.25 s a move, 40 games "
      "(kept: mcts; 2026-12-07)"),
+    ("robble-sprt_before_small_pages_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py on the search's own state with no reference counting, "
+     "before the tree's small pages (stopped at H0; 2026-12-07)"),
+    ("robble-sprt_before_small_pages_1s-vs-uct.rec.gz",
+     "the same at 1 s a move (stopped at H0; 2026-12-07)"),
     ("robble-small_pages_0.25s-vs-uct.rec.gz",
      "the tree's memory in 4 KB pages instead of NumPy's 2 MB ones (about 1.1x the "
      "simulations over a game's moves), 0.25 s a move, 40 games, the openings of the 32-8 "
