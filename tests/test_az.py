@@ -341,6 +341,9 @@ def test_az_refuses_weights_for_another_board(tmp_path) -> None:
     save(tmp_path / "w.npz", w)
     back = load(tmp_path / "w.npz")
     assert back.spec == spec and back.meta == {"seed": 0}
+    assert set(back.params) == set(w.params)
+    head = load(tmp_path / "w.npz", params=False)        # what has_network reads
+    assert head.spec == spec and head.meta == {"seed": 0} and head.params == {}
     with pytest.raises(OptionError, match="for robble 4x4, not robble 5x5"):
         AZAgent(Limit(8), weights=back).choose_action(boardlab.new_game("robble", 5))
     named = make_agent(f"az:12,net={tmp_path / 'w.npz'}", 1)   # a run's network by its path

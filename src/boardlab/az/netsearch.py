@@ -36,7 +36,7 @@ def has_network(game: str, size: int, position: Game | None = None) -> bool:
     path = shipped_path(game, size)
     if not path.exists():
         return False
-    return position is None or mismatch(load(path), position) is None
+    return position is None or mismatch(load(path, params=False), position) is None
 
 
 class NetSearch:

@@ -61,16 +61,18 @@ def save(path: str | os.PathLike, w: Weights) -> None:
     os.replace(tmp, path)
 
 
-def load(path: str | os.PathLike) -> Weights:
-    """The weights in ``path`` (OptionError naming the file if it is not one)."""
+def load(path: str | os.PathLike, params: bool = True) -> Weights:
+    """The weights in ``path`` (OptionError naming the file if it is not one);
+    ``params=False``: the shape and how it was made only (no parameter is
+    read: what a front end asking whether a network fits needs)."""
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            params = {k: np.array(z[k], np.float32) for k in z.files if k != "meta"}
+            arrays = {k: np.array(z[k], np.float32) for k in z.files if k != "meta" and params}
         spec = Spec(**meta.pop("spec"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise OptionError(f"{path}: not a boardlab network weights file ({exc})") from None
-    return Weights(spec, params, meta)
+    return Weights(spec, arrays, meta)
 
 
 def for_game(game: str, size: int) -> Weights:
