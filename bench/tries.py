@@ -125,6 +125,26 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-tuned_20000-vs-mcts_20000.rec.gz",
      "UCB1-Tuned (each move's exploration scaled by the variance of its results, Auer et al. "
      "2002) against UCB1, 20,000 simulations each, 200 games (2026-12-07; code in commit 75a7f97, not kept)"),
+    ("robble-sprt_small_pages_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py with the tree's memory in small pages, before "
+     "transpositions (passed: H1; 2026-12-07)"),
+    ("robble-sprt_small_pages_1s-vs-uct.rec.gz",
+     "the same at 1 s a move (stopped at H0; 2026-12-07)"),
+    ("robble-transpose_nodemean_20000-vs-mcts_20000.rec.gz",
+     "transpositions (`transpose`: one node a position, found by the game's position key), "
+     "each edge valued by the shared node's mean over every path into it, against the search "
+     "without, 20,000 simulations each, 60 games (2026-12-07; not kept)"),
+    ("robble-transpose_20000-vs-mcts_20000.rec.gz",
+     "transpositions, each edge keeping its own statistics (kept: mcts), against the search "
+     "without, 20,000 simulations each, 60 games (2026-12-07)"),
+    ("robble-transpose_20000_200-vs-mcts_20000.rec.gz",
+     "the same, 200 more games, seed 11"),
+    ("robble-transpose_stop_20000-vs-mcts_20000.rec.gz",
+     "transpositions where a position found that is still a leaf is evaluated at once (no "
+     "expansion in that simulation), 200 games, seed 11 (not kept)"),
+    ("robble-transpose_0.25s-vs-mcts_0.25s.rec.gz",
+     "transpositions (kept) against the search without, 0.25 s a move each (equal time; about "
+     "0.84x the simulations), 100 games, seed 13 (2026-12-07)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
@@ -186,6 +206,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("pilo-plain_5000-vs-uct_5000.rec.gz",
      "the one search, uniform, against uct at 5,000 simulations each (equal work), 40 games"),
     ("pilo-plain_reuse_no_5000-vs-uct_5000.rec.gz", "the same without tree reuse, 40 games"),
+    ("pilo-transpose_nodemean_2000-vs-mcts_2000.rec.gz",
+     "transpositions, edges valued by the shared node's mean, with GRAVE, against GRAVE "
+     "without, 2,000 simulations each, 60 games (2026-12-07; a tree this size holds few: 2-3% "
+     "of its nodes are found again)"),
     ("implo-mcts_0.5s-vs-uct_0.25s.rec.gz",
      "the one search with twice the time of uct (scale: what a search twice as fast would "
      "score), 40 games (2026-12-07)"),
@@ -222,6 +246,11 @@ TRIES: tuple[tuple[str, str], ...] = (
      "60 games (2026-12-07)"),
     ("implo-tuned_2000-vs-mcts_2000.rec.gz",
      "UCB1-Tuned against UCB1, 2,000 simulations each, 100 games (2026-12-07; code in commit 75a7f97, not kept)"),
+    ("implo-transpose_nodemean_2000-vs-mcts_2000.rec.gz",
+     "transpositions, edges valued by the shared node's mean, against the search without, "
+     "2,000 simulations each, 60 games (2026-12-07; 1-2% of a tree's nodes are found again)"),
+    ("implo-transpose_2000-vs-mcts_2000.rec.gz",
+     "transpositions, each edge keeping its own statistics, the same 60 games"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),

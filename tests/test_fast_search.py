@@ -636,3 +636,158 @@ def test_tree_arrays_are_zeroed_writable_and_kept_off_huge_pages() -> None:
         pytest.skip("NumPy asks for no huge pages here")
     for arr in (a, rows, tree.eq, tree._edges, tree.prior, tree._nodes):
         assert "nh" in (_vm_flags(arr) or set())
+
+
+# ---------------------------------------------------------------- transpositions
+KEYED = ("implo", "pilo", "robble")  # the games whose search state has position_key
+
+
+def _key(game) -> int:
+    """The position key of ``game`` on the state its search plays on (robble
+    up to 8x8: its own search state; above, and the other games: the kernel's)."""
+    from boardlab.fast.search import search_state
+    state, module, _, _ = search_state(game, "policy")
+    return int(module.position_key(state))
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_position_keys_tell_positions_apart_whatever_the_move_order(name: str) -> None:
+    """Over the positions of many random games (5x5, the default size and
+    9x9, where robble's search leaves its own state for the kernel's; a tree
+    has one size), two positions share a key exactly when they are
+    the same position (the text of ``position()``: the board, the mover and
+    the game's state), and the key is never 0 (an empty slot of the
+    search's table)."""
+    rng = random.Random(11)
+    for size in (5, None, 9):
+        by_key: dict[int, str] = {}
+        by_position: dict[str, int] = {}
+        for _ in range(40):
+            game = boardlab.new_game(name, size)
+            while not game.is_over:
+                key, pos = _key(game), game.position()
+                assert key != 0
+                assert by_key.setdefault(key, pos) == pos, (pos, by_key[key])
+                assert by_position.setdefault(pos, key) == key, pos
+                game.apply_action(rng.choice(game.legal_actions()))
+        assert len(by_key) > 1000
+        assert len(by_key) == len(by_position)
+
+
+def test_the_same_stones_by_another_move_order_give_the_same_key() -> None:
+    """Robble 7x7: black a1, white d4, black g7 and black g7, white d4, black
+    a1 (three stones too far apart to push each other) reach one position,
+    hence one key; a different third stone does not."""
+    def line(*moves: str):
+        game = boardlab.new_game("robble", 7)
+        for m in moves:
+            game.play(m)
+        return game
+    one, two = line("a1", "d4", "g7"), line("g7", "d4", "a1")
+    assert one.position() == two.position()
+    assert _key(one) == _key(two)
+    assert _key(line("a1", "d4", "g6")) != _key(one)
+
+
+def _incoming(s: Search) -> dict[int, list[int]]:
+    """Each node's edges in (a transposition has several)."""
+    t = s.tree
+    into: dict[int, list[int]] = {}
+    for node in range(int(t.meta[0])):
+        f = int(t.first[node])
+        for e in range(f, f + int(t.tried[node])) if f >= 0 else ():
+            into.setdefault(int(t.child[e]) - 1, []).append(e)
+    return into
+
+
+@pytest.mark.parametrize("mode", ["plain", "grave", "solver"])
+@pytest.mark.parametrize("name", KEYED)
+def test_transpositions_share_a_node_and_keep_the_counts(name: str, mode: str) -> None:
+    """With ``transpose``, positions reached by several move orders get one
+    node: some node has two edges in; every path to a node replays to the
+    same position; a node's visits are the sum of its edges' in; the
+    moves kept are legal there; and the search plays a legal move."""
+    settings = Settings(transpose=True, grave=mode == "grave", grave_ref=5,
+                        solver=mode == "solver")
+    linked = 0
+    for game in _random_positions(name, 2, seed=4, size=5):
+        s = Search(game, settings, seed=3)
+        s.run(3000)
+        t = s.tree
+        into = _incoming(s)
+        linked += sum(len(edges) > 1 for edges in into.values())
+        for j, edges in into.items():
+            assert t.n[j] == sum(t.en[e] for e in edges), j
+        # every node's position, by every path to it (breadth first from the root)
+        seen = {s.root: game.position()}
+        frontier = [(s.root, game)]
+        while frontier:
+            node, g = frontier.pop()
+            f = int(t.first[node])
+            legal = set(g.legal_actions())
+            for e in range(f, f + int(t.tried[node])) if f >= 0 else ():
+                assert int(t.action[e]) in legal
+                nxt = g.copy()
+                nxt.apply_action(int(t.action[e]))
+                j = int(t.child[e]) - 1
+                if j in seen:
+                    assert seen[j] == nxt.position()
+                else:
+                    seen[j] = nxt.position()
+                    if len(seen) < 3000:
+                        frontier.append((j, nxt))
+        assert s.best_action() in game.legal_actions()
+    assert linked > 0
+
+
+def test_the_transposition_table_is_cleared_when_the_root_moves_on() -> None:
+    """The table keeps the first positions made (it stays small enough to be
+    cached): when the root moves on it is emptied for the new root's ones,
+    and the kept tree stays consistent."""
+    game = boardlab.new_game("robble", 5)
+    s = Search(game, Settings(transpose=True), seed=1)
+    s.run(2000)
+    assert s.tree.table[:-1, 0].any()
+    best = s.best_action()
+    after = game.copy()
+    after.apply_action(best)
+    assert s.advance(after)
+    assert not s.tree.table.any()
+    s.run(500)
+    into = _incoming(s)
+    for j, edges in into.items():  # (the new root's later visits came in no edge)
+        assert s.tree.n[j] == sum(s.tree.en[e] for e in edges) or j == s.root
+
+
+def test_transpose_is_refused_without_position_keys_or_with_other_selections() -> None:
+    for name in ("yugo", "vimbre"):
+        with pytest.raises(OptionError, match="position_key"):
+            Search(boardlab.new_game(name, 5), Settings(transpose=True))
+    with pytest.raises(OptionError, match="transpose links positions"):
+        make_agent("mcts:10,transpose=yes,evaluator=external")
+    with pytest.raises(OptionError, match="yes or no"):
+        make_agent("mcts:10,transpose=often")
+
+
+def test_lines_through_shared_nodes_stay_legal_where_positions_repeat() -> None:
+    """Robble 4x4, where positions repeat: a shared node may have been made
+    on a line where the game went on, and be reached on one where a third
+    repetition ends it. Each move's principal variation is still a legal
+    line, and the search plays a legal move."""
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(6):
+        game = boardlab.new_game("robble", 4)
+        while not game.is_over:
+            if len(game) % 3 == 0:
+                s = Search(game, Settings(transpose=True, evaluator="policy"), seed=len(game))
+                s.run(3000)
+                assert s.best_action() in game.legal_actions()
+                for child in s.children():
+                    line = game.copy()
+                    for a in s.principal_variation(child.action, length=40):
+                        assert not line.is_over and a in line.legal_actions(), line.position()
+                        line.apply_action(a)
+                checked += 1
+            game.apply_action(rng.choice(game.legal_actions()))
+    assert checked > 10

@@ -52,6 +52,7 @@ from numba import njit, types
 
 from ..errors import OptionError
 from ..games.implo import Implo
+from . import _key
 from ._rng import rand_below
 
 TERMINATIONS = ("score", "stones", "last-move")
@@ -653,6 +654,20 @@ def current_player(state):
     if state[_ENDED] != 0:
         return -1
     return state[_PLAYER]
+
+
+@njit(types.int64(_STATE), cache=True)
+def position_key(state):
+    """The board (stones and markers), the mover, the pie state and whether
+    the game is over: the pending patches, their owners and the groups they
+    may remove all follow from the board and the mover (the kernel
+    contract's ``position_key``)."""
+    h = _key.start()
+    for i in (_PLAYER, _PIE, _ENDED):
+        h = _key.mix(h, state[i])
+    for p in range(state[_NP]):
+        h = _key.mix(h, state[_H + p])
+    return _key.finish(h)
 
 
 @njit(types.boolean(_STATE), cache=True)

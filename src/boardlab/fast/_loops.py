@@ -45,6 +45,7 @@ from .kernels import (
     SIG_LIVE_SCORES,
     SIG_OUTCOME,
     SIG_PLAYOUT,
+    SIG_POSITION_KEY,
     SIG_PRIOR,
     STATE,
 )
@@ -61,7 +62,7 @@ _PLAYOUT = types.FunctionType(SIG_PLAYOUT)
 _TABLE = (("init", SIG_INIT), ("legal_actions", SIG_LEGAL_ACTIONS), ("is_legal", SIG_IS_LEGAL),
           ("apply", SIG_APPLY), ("current_player", SIG_CURRENT_PLAYER), ("outcome", SIG_OUTCOME),
           ("playout", SIG_PLAYOUT), ("live_scores", SIG_LIVE_SCORES),
-          ("copy_state", SIG_COPY_STATE))
+          ("copy_state", SIG_COPY_STATE), ("position_key", SIG_POSITION_KEY))
 _TABLES: dict[str, np.ndarray] = {}
 
 
@@ -71,8 +72,15 @@ def copy_whole(dst, src):
     dst[:] = src
 
 
+@njit(SIG_POSITION_KEY, cache=True)
+def no_key(state):
+    """The contract's default ``position_key``: none (0), so no position is
+    found again."""
+    return 0
+
+
 #: what a kernel's table holds for an optional function it lacks
-_DEFAULTS = {"copy_state": copy_whole}
+_DEFAULTS = {"copy_state": copy_whole, "position_key": no_key}
 
 
 def kernel_function(k: ModuleType, name: str):
@@ -126,6 +134,7 @@ _make_outcome = _function_maker(SIG_OUTCOME)
 _make_playout = _function_maker(SIG_PLAYOUT)
 _make_live_scores = _function_maker(SIG_LIVE_SCORES)
 _make_copy_state = _function_maker(SIG_COPY_STATE)
+_make_position_key = _function_maker(SIG_POSITION_KEY)
 _make_prior = _function_maker(SIG_PRIOR)
 _make_evaluate = _function_maker(SIG_EVALUATE)
 

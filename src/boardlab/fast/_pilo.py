@@ -55,6 +55,7 @@ from numba.extending import intrinsic
 
 from ..errors import OptionError
 from ..games.pilo import Pilo
+from . import _key
 from ._rng import rand_below
 
 TERMINATIONS: tuple[str, ...] = ("score", "last-move")
@@ -294,6 +295,20 @@ def from_game(game: Pilo) -> np.ndarray:
 @njit(int64(int64[::1]), cache=True)
 def current_player(state):
     return -1 if state[_PASSES] >= 2 else state[_PLAYER]
+
+
+@njit(int64(int64[::1]), cache=True)
+def position_key(state):
+    """The cells (stacks and blocks), the mover, the pie state, the passes
+    in a row and who made the last board play (the tie-break): the rest of
+    the state (empty list, captures per line) follows from the cells (the
+    kernel contract's ``position_key``)."""
+    h = _key.start()
+    for i in (_PLAYER, _PIE, _PASSES, _LAST):
+        h = _key.mix(h, state[i])
+    for p in range(state[_SIZE] * state[_SIZE]):
+        h = _key.mix(h, state[_HEAD + p])
+    return _key.finish(h)
 
 
 @njit(boolean(int64[::1]), cache=True)

@@ -42,6 +42,7 @@ from numba import njit, uint64
 
 from ..core import grid
 from ..errors import OptionError
+from . import _key
 from ._bits import popcount
 from ._rng import rand_below
 from .kernels import (
@@ -55,6 +56,7 @@ from .kernels import (
     SIG_MID_TURN,
     SIG_OUTCOME,
     SIG_PLAYOUT,
+    SIG_POSITION_KEY,
 )
 
 TERMINATIONS: tuple[str, ...] = ("score", "last-move", "repetition")
@@ -349,6 +351,17 @@ def is_legal(state, action):
     if 0 <= action < n2:
         return state[_HDR + action] == 0
     return action == n2 and state[_PIE] == _OPEN
+
+
+@njit(SIG_POSITION_KEY, cache=True)
+def position_key(state):
+    """The Zobrist hash of the board and the mover, with the pie state and
+    how the game stands (the kernel contract's ``position_key``). Not the
+    positions recorded for the repetition rule, as the search state's key
+    (``boardlab.games.robble.search.bitstate.position_key``)."""
+    h = _key.mix(_key.start(), state[_HASH])
+    h = _key.mix(h, state[_PIE])
+    return _key.finish(_key.mix(h, state[_ENDED]))
 
 
 @njit(SIG_CURRENT_PLAYER, cache=True)

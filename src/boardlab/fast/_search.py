@@ -97,8 +97,8 @@ EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF) = range(23)
-NUM_PARAMS = 23
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF, P_TRANSPOSE) = range(24)
+NUM_PARAMS = 24
 
 
 def default_params() -> np.ndarray:
@@ -113,6 +113,9 @@ def default_params() -> np.ndarray:
     p[P_VLOSS] = 1.0
     return p
 
+
+#: the transposition table's slots (``transpose``): 2 MB, 65,536 positions
+TABLE_SLOTS = 1 << 17
 
 #: a node's row: what selection and backup read and write at each step
 NODE_ROW = np.dtype([("n", np.float64), ("w", np.float64), ("first", np.int64),
@@ -151,7 +154,8 @@ class Tree:
     is used once: rows are appended, never reused, so the search writes only
     a new row's non-zero fields."""
 
-    def __init__(self, nodes: int, edges: int, num_actions: int, state_len: int) -> None:
+    def __init__(self, nodes: int, edges: int, num_actions: int, state_len: int,
+                 transpose: bool = False) -> None:
         # What one step of a simulation reads of a node, and of the edge it
         # takes, lies together: one 64-byte row a node (NODE_ROW) and one
         # 24-byte row an edge (EDGE_ROW), read through strided views with
@@ -201,12 +205,22 @@ class Tree:
         self.amaf = small_pages((edges, 2), np.float64)
         self.gtab = np.full((4, num_actions + 1), -1, dtype=np.int64)
         self.order = np.zeros(num_actions + 1, dtype=np.int64)  # a node's moves, best first
+        # transpositions (``transpose``): an open-addressing table of (position
+        # key, node) pairs (key 0: an empty slot), so a position reached by
+        # another move order finds its node; its last row counts the entries.
+        # Small enough to stay in the processor's cache (with 64 MB, twice the
+        # node rows, the lookups alone cost robble's search a fifth of its
+        # speed), so it holds the first TABLE_SLOTS / 2 positions made, the top
+        # of the tree; emptied when the root moves on (Search.advance)
+        slots = TABLE_SLOTS if transpose else 2
+        self.table = np.zeros((slots + 1, 2), np.int64)
 
     def arrays(self) -> tuple:
         return (self.parent, self.pedge, self.first, self.kids, self.tried, self.nlegal,
                 self.player, self.proven, self.n, self.w, self.hv, self.action, self.prior,
                 self.child, self.en, self.ew, self.meta, self.scratch, self.buf, self.fbuf, self.path,
-                self.scores, self.mast, self.seq, self.eq, self.amaf, self.gtab, self.order)
+                self.scores, self.mast, self.seq, self.eq, self.amaf, self.gtab, self.order,
+                self.table)
 
 
 @njit(**_NO_RC)
@@ -670,6 +684,27 @@ def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
 
 
 @njit(**_NO_RC)
+def _transposition(key, new, table):
+    """The node of the position with ``key`` in ``table`` (linear probing),
+    or -1 after recording ``new`` as its node (the node about to be made)
+    while the table is at most half full (so a probe always ends)."""
+    slots = table.shape[0] - 1
+    mask = slots - 1
+    slot = key & mask
+    while True:
+        k = table[slot, 0]
+        if k == key:
+            return table[slot, 1]
+        if k == 0:
+            if 2 * table[slots, 0] < slots:
+                table[slot, 0] = key
+                table[slot, 1] = new
+                table[slots, 0] += 1
+            return -1
+        slot = (slot + 1) & mask
+
+
+@njit(**_NO_RC)
 def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, policy,
               evaluate, has_eval, live, rng, params, buf, scores, mast, seq, seqlen,
               copy_state, leaf):
@@ -717,9 +752,10 @@ def _mast_update(mast, seq, length, r0):
 
 @njit(**_NO_RC)
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
-              evaluate, has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge,
-              first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-              scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, sims, replay, leaf):
+              evaluate, has_eval, live, copy_state, key_fn, root_state, root, swap, params, rng,
+              parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
+              child, en, ew, meta, scratch, buf, fbuf, path, epath, scores, mast, seq, eq, amaf,
+              gtab, order, table, sims, replay, leaf):
     """Up to ``sims`` simulations (selection, expansion, evaluation, backup)
     from ``root``, one loop (a call per simulation would pass every array
     each time); the number done (fewer once the root is proven)."""
@@ -742,6 +778,10 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
              and params[P_PB] == 0.0 and params[P_FPU] >= INF_FPU and params[P_PRIORS] < 0.5)
     c = params[P_C]
     quick = mode == EVAL_PLAYOUT and params[P_CUTOFF] == 0.0 and params[P_LEAF] <= 1.0
+    # transpositions: a new position found in ``table`` (reached before by
+    # another move order) is linked, not made again: the paths into it share
+    # what was learnt below it, each edge keeping its own statistics
+    transpose = params[P_TRANSPOSE] > 0.5
     record = buf[:0]
     for done in range(sims):
         if solver and proven[root] != UNKNOWN:
@@ -760,6 +800,8 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
             m = player[node]
             if m == TERMINAL:
                 break
+            if transpose and current_player(s) < 0:
+                break  # over on this path (a repetition) though not on the node's first one
             if solver and proven[node] != UNKNOWN and node != root:
                 exact = proven[node]  # an exact value: no need to look further
                 break
@@ -815,6 +857,11 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 break  # no room for a node: evaluate from here
             apply(s, a)
             depth += 1
+            if j < 0 and transpose:
+                j = _transposition(key_fn(s), meta[0], table)
+                if j >= 0:  # reached before by another move order: link it, go on
+                    child[e] = j + 1
+                    tried[node] += 1
             if j < 0:  # a new node
                 j = meta[0]
                 meta[0] = j + 1
@@ -824,6 +871,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 child[e] = j + 1
                 tried[node] += 1
                 path[depth] = j
+                epath[depth] = e
                 node = j
                 if p == TERMINAL:
                     if solver:
@@ -840,6 +888,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                     continue  # a forced move: no choice to learn, take it in this simulation
                 break
             path[depth] = j
+            epath[depth] = e
             node = j
             if depth + 1 >= path.shape[0]:
                 break
@@ -862,7 +911,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
             n[i] += 1.0
             w[i] += r0
             if d > 0:
-                e = pedge[i]
+                e = epath[d]
                 nj = en[e] + 1.0
                 en[e] = nj
                 ew[e] += r0
@@ -897,14 +946,14 @@ _F3 = types.Array(types.float64, 3, "C")
 _U1 = types.Array(types.uint64, 1, "C")
 _TREE = (_SA1, _SA1, _SA1, _SA1, _SA1, _A1, _SA1, _A1, _SF1, _SF1, _F1, _SI32, _F32, _SI32, _SF1,
          _SF1, _A1,
-         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2, _F2, _A2, _A1)
+         _A1, _A1, _F1, _A1, _F1, _F3, _A2, _F2, _F2, _A2, _A1, _A2)
 
 
 @njit(types.int64(_FNS, _FNS, _A1, types.int64, types.int64, _F1, _U1, types.int64, *_TREE),
       cache=True, nogil=True)  # nogil: root-parallel trees search in threads at once
 def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent, pedge, first,
                  kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-                 scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order):
+                 scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, table):
     """Up to ``sims`` simulations from node ``root``, whose position is
     ``root_state``; the number done (fewer once the root is proven)."""
     legal = _loops._make_legal(fns[2], fns[3])
@@ -918,16 +967,18 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     evaluate = _loops._make_evaluate(advice[4], advice[5])
     has_eval = advice[8] != 0
     copy_state = _loops._make_copy_state(fns[16], fns[17])
+    key_fn = _loops._make_position_key(fns[18], fns[19])
     # the rows a simulation may need besides ``scratch`` (allocated here:
     # _simulate counts no references, see _NO_RC)
     replay = np.empty_like(scratch) if params[P_GRAVE] > 0.5 and params[P_ALTERNATES] < 0.5 \
         else scratch[:0]
     leaf = np.empty_like(scratch) if params[P_LEAF] > 1.0 else scratch[:0]
+    epath = np.empty_like(path)  # the edge taken to each node of the path
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,
-                     has_eval, live, copy_state, root_state, root, swap, params, rng, parent, pedge, first,
-                     kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew,
-                     meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, sims,
-                     replay, leaf)
+                     has_eval, live, copy_state, key_fn, root_state, root, swap, params, rng, parent,
+                     pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
+                     child, en, ew, meta, scratch, buf, fbuf, path, epath, scores, mast, seq, eq,
+                     amaf, gtab, order, table, sims, replay, leaf)
 
 
 # ---------------------------------------------------------------- external evaluation
@@ -972,7 +1023,7 @@ def _backup_from(leaf, root, swap, r0, solver, parent, pedge, first, tried, kids
 def collect(fns, root_state, root, swap, params, rng, want, force, out_states, out_nodes,
             parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
             child, en, ew, meta, scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab,
-            order):
+            order, table):
     """Select up to ``want`` leaves that need an outside evaluation, putting a
     virtual loss on each path so the next selection looks elsewhere; their
     positions go to ``out_states`` and their nodes to ``out_nodes``. Leaves
@@ -1062,7 +1113,7 @@ def collect(fns, root_state, root, swap, params, rng, want, force, out_states, o
                   *_TREE), cache=True, nogil=True)
 def deliver(fns, root, swap, params, rng, states, nodes, values, priors, count, parent, pedge,
             first, kids, tried, nlegal, player, proven, n, w, hv, action, prior, child, en, ew, meta,
-            scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order):
+            scratch, buf, fbuf, path, scores, mast, seq, eq, amaf, gtab, order, table):
     """Hand back the evaluations of ``count`` leaves :func:`collect` returned:
     ``values[i]`` is the leaf's value for the color to move there, in
     [-1, 1]; ``priors[i, a]`` the probability of action ``a`` there (only the

@@ -41,6 +41,13 @@ Python API, ``0 .. num_distinct_actions - 1``)::
                                            a row is mostly history capacity (robble: 18 KB,
                                            of which a 7x7 game reads a tenth)
 
+    position_key(state) -> int             optional: a nonzero 64-bit hash of what decides the
+                                           game from here on (the position, the mover, the pie
+                                           and pass state; not a repetition history): equal
+                                           positions reached by different move orders get the
+                                           same key, so a search may share one node between
+                                           them (``transpose``); default none (0)
+
     ALTERNATES: bool                       optional, default False: every action hands the
                                            turn to the other color, except the pie swap (after
                                            which the same color index moves on), so a playout's
@@ -87,6 +94,7 @@ SIG_OUTCOME = types.UniTuple(types.int64, 2)(STATE, F64)
 SIG_LIVE_SCORES = types.boolean(STATE, F64)
 SIG_PLAYOUT = types.int64(STATE, RNG, STATE)
 SIG_COPY_STATE = types.none(STATE, STATE)
+SIG_POSITION_KEY = types.int64(STATE)
 # The search advice a game's plug-in may compile (boardlab.fast.advice):
 SIG_PRIOR = types.none(STATE, STATE, types.int64, F64)
 SIG_EVALUATE = types.float64(STATE)

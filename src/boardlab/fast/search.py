@@ -67,6 +67,9 @@ class Settings:
     through in the same simulation (a forced move teaches nothing);
     ``leaf_playouts``: playouts averaged at each leaf (uniform or the
     game's; a steadier value for the price of the tree's growth);
+    ``transpose``: a position reached by another move order shares its
+    node (the game's ``position_key``), so every path into it gains from
+    what was searched below it; each edge keeps its own statistics;
     ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -94,6 +97,7 @@ class Settings:
     grave_max: int = 0
     forced: bool = False
     leaf_playouts: int = 1
+    transpose: bool = False
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -128,6 +132,9 @@ class Settings:
               f"leaf_playouts must be 1..64 playouts a leaf, got {self.leaf_playouts}")
         check(self.leaf_playouts == 1 or self.evaluator in ("playout", "policy"),
               "leaf_playouts averages playouts: only with evaluator=playout or policy")
+        check(not (self.transpose and self.evaluator == "external"),
+              "transpose links positions in the search's own simulations: not with "
+              "evaluator=external")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -168,6 +175,7 @@ class Settings:
         p[_search.P_GRAVE_MAX] = self.grave_max
         p[_search.P_FORCED] = 1.0 if self.forced else 0.0
         p[_search.P_LEAF] = self.leaf_playouts
+        p[_search.P_TRANSPOSE] = 1.0 if self.transpose else 0.0
         return p
 
 
@@ -281,8 +289,11 @@ class Search:
         self.params[_search.P_ALTERNATES] = 1.0 if alternates else 0.0
         self.rng = new_rng(seed)
         self.clock = clock
+        if self.settings.transpose and not hasattr(self.kernel, "position_key"):
+            raise OptionError(f"{game.name}: transpose needs the game's position keys "
+                              "(position_key), which its compiled core does not have")
         self.tree = _search.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
-                                 len(self.state))
+                                 len(self.state), self.settings.transpose)
         t = self.tree
         _search.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
                            t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
@@ -374,6 +385,8 @@ class Search:
             return False
         for a in game.action_history[len(self.game.action_history):]:
             self.kernel.apply(self.state, a)
+        if self.settings.transpose:  # room for the new root's positions (the table
+            self.tree.table[:] = 0   # keeps the first ones made, see _search.Tree)
         self.root = node
         self.game = game.copy()
         return True
@@ -444,17 +457,25 @@ class Search:
 
     def principal_variation(self, first_action: int, length: int = 12) -> list[int]:
         """``first_action``, then the most visited move at each node after it
-        (while that move has at least two visits)."""
+        (while that move has at least two visits and the game goes on: with
+        ``transpose`` a node may have been reached first by a line on which
+        a repetition had not yet ended the game)."""
         node = self.child_node(self.root, first_action)
         pv = [first_action]
         t = self.tree
+        line = self.game.copy() if self.settings.transpose else None
+        if line is not None:
+            line.apply_action(first_action)
         while node is not None and len(pv) < length and t.first[node] >= 0 and t.tried[node]:
             f, k = int(t.first[node]), int(t.tried[node])
             e = f + int(np.argmax(t.en[f:f + k]))
             j = int(t.child[e]) - 1
-            if t.n[j] < 2:
+            a = int(t.action[e])
+            if t.n[j] < 2 or (line is not None and (line.is_over or a not in line.legal_actions())):
                 break
-            pv.append(int(t.action[e]))
+            if line is not None:
+                line.apply_action(a)
+            pv.append(a)
             node = j
         return pv
 

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit, uint64
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ....fast import _key
 from ....fast import _robble as kernel
 from ....fast._bits import kth_set_bit
 from ....fast._rng import rand_below
@@ -59,6 +60,7 @@ from ....fast.kernels import (
     SIG_MID_TURN,
     SIG_OUTCOME,
     SIG_PLAYOUT,
+    SIG_POSITION_KEY,
 )
 
 TERMINATIONS = kernel.TERMINATIONS
@@ -330,6 +332,19 @@ def is_legal(state, action):
 @njit(SIG_CURRENT_PLAYER, **_NO_RC)
 def current_player(state):
     return -1 if state[_ENDED] != _PLAYING else state[_PLAYER]
+
+
+@njit(SIG_POSITION_KEY, **_NO_RC)
+def position_key(state):
+    """The two colors' words, the mover, the pie state and how the game
+    stands (playing, full, drawn). Not the positions recorded for the
+    repetition rule: a search sharing a node between move orders keeps the
+    tree's moves exact by replaying them, and checks who is to move.
+    (The kernel contract's ``position_key``.)"""
+    h = _key.start()
+    for i in (_PLAYER, _PIE, _ENDED, _BLACK, _WHITE):
+        h = _key.mix(h, state[i])
+    return _key.finish(h)
 
 
 @njit(SIG_MID_TURN, **_NO_RC)
