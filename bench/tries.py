@@ -125,26 +125,29 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-tuned_20000-vs-mcts_20000.rec.gz",
      "UCB1-Tuned (each move's exploration scaled by the variance of its results, Auer et al. "
      "2002) against UCB1, 20,000 simulations each, 200 games (2026-12-07; code in commit 75a7f97, not kept)"),
-    ("robble-sprt_small_pages_0.25s-vs-uct.rec.gz",
-     "the SPRT of bench/strength.py with the tree's memory in small pages, before "
-     "transpositions (passed: H1; 2026-12-07)"),
-    ("robble-sprt_small_pages_1s-vs-uct.rec.gz",
-     "the same at 1 s a move (stopped at H0; 2026-12-07)"),
     ("robble-transpose_nodemean_20000-vs-mcts_20000.rec.gz",
      "transpositions (`transpose`: one node a position, found by the game's position key), "
      "each edge valued by the shared node's mean over every path into it, against the search "
      "without, 20,000 simulations each, 60 games (2026-12-07; not kept)"),
     ("robble-transpose_20000-vs-mcts_20000.rec.gz",
-     "transpositions, each edge keeping its own statistics (kept: mcts), against the search "
-     "without, 20,000 simulations each, 60 games (2026-12-07)"),
+     "transpositions, each edge keeping its own statistics, against the search without, "
+     "20,000 simulations each, 60 games (2026-12-07)"),
     ("robble-transpose_20000_200-vs-mcts_20000.rec.gz",
      "the same, 200 more games, seed 11"),
     ("robble-transpose_stop_20000-vs-mcts_20000.rec.gz",
      "transpositions where a position found that is still a leaf is evaluated at once (no "
      "expansion in that simulation), 200 games, seed 11 (not kept)"),
     ("robble-transpose_0.25s-vs-mcts_0.25s.rec.gz",
-     "transpositions (kept) against the search without, 0.25 s a move each (equal time; about "
+     "transpositions against the search without, 0.25 s a move each (equal time; about "
      "0.84x the simulations), 100 games, seed 13 (2026-12-07)"),
+    ("robble-transpose_0.25s_b-vs-mcts_0.25s.rec.gz",
+     "the same, 100 more games, seed 17 (A is robble's mcts with transpose=yes, then its "
+     "settings; B the same without)"),
+    ("robble-sprt_transpose_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py with transpositions in robble's settings (stopped at H0; "
+     "2026-12-07; the settings went back to no transpositions)"),
+    ("robble-sprt_transpose_1s-vs-uct.rec.gz",
+     "the same at 1 s a move (stopped at H0; 2026-12-07)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "

@@ -22,11 +22,13 @@ twice the time 35-5 against ``uct``): no knowledge tried has helped
 Above 8x8 the search runs on the kernel's state with the kernel's uniform
 playout.
 
-Both states give ``position_key``, so the search keeps one node a position
-whatever the move order (``transpose`` in ``SEARCH_SETTINGS``): two
-placements far apart commute, and 6-21% of a 7x7 tree's new positions are
-ones it already has. At equal simulations that scored 158-102 against the
-search without, at equal time 57-43 (docs/ai.md "Transpositions").
+Both states give ``position_key``, so the search can keep one node a
+position whatever the move order (``transpose=yes``): two placements far
+apart commute, and 6-21% of a 7x7 tree's new positions are ones it already
+has. At equal simulations that scored 158-102 against the search without,
+but at equal time it is not proven (it costs about a sixth of the
+simulations), so ``SEARCH_SETTINGS`` leave it off (docs/ai.md
+"Transpositions").
 
 (Tried and dropped: a playout preferring placements that gain stones, and
 a static evaluation of the board, the final count taken now: it does not
@@ -45,11 +47,8 @@ __all__ = ["LEVELS", "SEARCH_SETTINGS", "SEARCH_STATE", "bb_place"]
 #: the search's own state for boards up to 8x8, with its playout
 SEARCH_STATE = bitstate
 
-#: the one search's settings for robble (``mcts`` and the levels): its playout,
-#: and one node a position whatever the move order (``transpose``: a placement
-#: far from another commutes with it, so a robble tree is full of transpositions;
-#: docs/ai.md "Transpositions")
-SEARCH_SETTINGS = {"evaluator": "policy", "transpose": True}
+#: the one search's settings for robble (``mcts`` and the levels): its playout
+SEARCH_SETTINGS = {"evaluator": "policy"}
 
 #: Level budgets (simulations a move, levels 1..5): level 5 is about what
 #: ``mcts:1s`` searches on the project's machine (robble 7x7, one core).
