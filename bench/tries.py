@@ -137,6 +137,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-transpose_stop_20000-vs-mcts_20000.rec.gz",
      "transpositions where a position found that is still a leaf is evaluated at once (no "
      "expansion in that simulation), 200 games, seed 11 (not kept)"),
+    ("robble-transpose_parent32_20000-vs-mcts_20000.rec.gz",
+     "transpositions looked up only under a node of at least 32 visits (0.97x the simulations "
+     "of the search without, where looking up every new position runs 0.84x), the same 200 "
+     "openings (2026-12-07; not kept)"),
     ("robble-transpose_0.25s-vs-mcts_0.25s.rec.gz",
      "transpositions against the search without, 0.25 s a move each (equal time; about "
      "0.84x the simulations), 100 games, seed 13 (2026-12-07)"),
