@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..errors import OptionError
+from ..records.model import format_option
 from .net import Spec
 
 SHIPPED = Path(__file__).with_name("weights")
@@ -106,8 +107,8 @@ def mismatch(w: Weights, game: Game) -> str | None:
     differ = sorted(k for k in game.options if trained.get(k) != game.options[k])
     if not differ:
         return None
-    return ("the network was trained with " + ", ".join(f"{k}={_shown(trained.get(k))}" for k in differ)
-            + ", this game has " + ", ".join(f"{k}={_shown(game.options[k])}" for k in differ)
+    return ("the network was trained with " + ", ".join(f"{k}={format_option(trained.get(k))}" for k in differ)
+            + ", this game has " + ", ".join(f"{k}={format_option(game.options[k])}" for k in differ)
             + " (train one for these rules: boardlab train --option KEY=VALUE)")
 
 
@@ -116,9 +117,3 @@ def check_fits(w: Weights, game: Game) -> None:
     why = mismatch(w, game)
     if why is not None:
         raise OptionError(f"az: {why}")
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)

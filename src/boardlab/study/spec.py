@@ -21,6 +21,7 @@ import boardlab
 
 from ..ai.engines import make_engine
 from ..errors import OptionError
+from ..records.model import format_option
 
 #: A sweep over more configurations than this is almost surely a typo
 #: (``komi=0..1000:0.001``); it is refused instead of running for days.
@@ -117,17 +118,13 @@ class Config:
         return f"{self.size}|{options_key(self.options)}"
 
     def label(self) -> str:
-        opts = " ".join(f"{k}={_show(v)}" for k, v in sorted(self.options.items()))
+        opts = " ".join(f"{k}={format_option(v)}" for k, v in sorted(self.options.items()))
         return f"{self.game} {self.size}x{self.size}" + (f" {opts}" if opts else "")
 
     def seed(self, study_seed: int) -> int:
         """The match seed of this configuration's games: the study seed mixed
         with the configuration, so no two configurations share engine seeds."""
         return zlib.crc32(f"{study_seed}|{self.key}".encode()) % (2 ** 31)
-
-
-def _show(value: Any) -> str:
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 @dataclass

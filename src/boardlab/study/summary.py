@@ -15,6 +15,7 @@ from typing import Any
 
 import boardlab
 
+from ..records.model import format_option
 from .adequacy import adequacy, first_move_skew, sides
 from .crossing import crossing, margin_crossing
 from .metrics import group, metrics
@@ -111,7 +112,7 @@ def table(summary: dict[str, Any]) -> str:
     lines = [head]
     for g in summary["groups"]:
         m = g["metrics"]
-        opts = " ".join(f"{k}={_show(v)}" for k, v in g["options"].items()) or "-"
+        opts = " ".join(f"{k}={format_option(v)}" for k, v in g["options"].items()) or "-"
         bal = m.get("Balance")
         lines.append(
             f"{g['engine'][:10]:10} {g['size']:>4} {opts[:14]:14} {m['games']:>5} "
@@ -153,7 +154,7 @@ def markdown(summary: dict[str, Any]) -> str:
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for g in summary["groups"]:
         m = g["metrics"]
-        opts = " ".join(f"{k}={_show(v)}" for k, v in g["options"].items()) or "-"
+        opts = " ".join(f"{k}={format_option(v)}" for k, v in g["options"].items()) or "-"
         bf = m.get("BranchingFactor")
         sims = g.get("adequacy", {}).get("OpeningSimulationsPerMove")
         warned = "; ".join(w.split(":")[0] for w in g.get("warnings", [])) or "-"
@@ -199,7 +200,7 @@ def swapped_openings(summary: dict[str, Any], top: int = 8) -> str:
         m = g["metrics"]
         if "SwapRate" not in m:
             continue
-        opts = " ".join(f"{k}={_show(v)}" for k, v in g["options"].items())
+        opts = " ".join(f"{k}={format_option(v)}" for k, v in g["options"].items())
         swapped = [(mv, r) for mv, r in m["FirstMoves"].items() if r["swapped"]]
         swapped.sort(key=lambda t: (-t[1]["swapped"], t[0]))
         kept = sum(r["games"] for r in m["FirstMoves"].values()) - \
@@ -209,7 +210,3 @@ def swapped_openings(summary: dict[str, Any], top: int = 8) -> str:
         out.append(f"- {g['engine']} {g['size']}x{g['size']} {opts}: openings swapped "
                    f"(swaps/games): {cells}; {kept} games opened with moves never swapped")
     return "\n".join(out)
-
-
-def _show(v: Any) -> str:
-    return ("yes" if v else "no") if isinstance(v, bool) else str(v)

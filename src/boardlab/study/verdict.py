@@ -26,10 +26,6 @@ from typing import Any
 FAIR_WITHIN = 10
 
 
-def _show(value: Any) -> str:
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
-
-
 def options_phrase(options: dict[str, Any]) -> str:
     """``{"pie": True}`` -> "with pie"; ``{"komi": 6}`` -> "komi 6"."""
     words = []

@@ -14,6 +14,7 @@ import html
 import json
 from typing import Any
 
+from ..records.model import format_option
 from . import figures as fig
 from .verdict import options_phrase, verdicts
 
@@ -134,7 +135,7 @@ def played_with(summary: dict[str, Any]) -> str:
     parts = []
     spec = summary.get("spec")
     if spec:
-        grid = " ".join(f"--option {k}={','.join(_show(v) for v in vals)}"
+        grid = " ".join(f"--option {k}={','.join(format_option(v) for v in vals)}"
                         for k, vals in spec.get("grid", {}).items())
         parts.append(f"Command: <code>boardlab study {_esc(spec['game'])} --sizes "
                      f"{','.join(map(str, spec['sizes']))} {_esc(grid)} --games "
@@ -144,10 +145,6 @@ def played_with(summary: dict[str, Any]) -> str:
         parts.append(f"{_esc(engine)} was played by boardlab {_esc(s.get('boardlab'))} with "
                      f"<code>{_esc(json.dumps(s.get('engine'), sort_keys=True))}</code>.")
     return f"<p class=played>{' '.join(parts)}</p>" if parts else ""
-
-
-def _show(v: Any) -> str:
-    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
 def study_html(summary: dict[str, Any], title: str | None = None) -> str:

@@ -21,6 +21,7 @@ from boardlab import records
 from boardlab.core import grid
 from boardlab.errors import IllegalMoveError, OptionError, PositionError
 from boardlab.games import view as plugin
+from boardlab.records.model import format_option
 
 from . import recordio, review, view
 from .analysis_worker import Request
@@ -191,7 +192,7 @@ def setup_position(game: str, size: int, cells: list[tuple[str, int] | None], to
         raise ApiError(400, "bad_position", f"to_move: {' or '.join(cls.colors)}")
     implied = plugin.hook(cls, "setup_fields")
     given = {**(implied(cls, to_move) if implied else {}),
-             **{k: _option_text(v) for k, v in options.items()}}
+             **{k: format_option(v) for k, v in options.items()}}
     fields = " ".join(f"{k}={v}" for k, v in given.items())
     text = f"{cls.name} {size} {grid.format_board(tokens, size)} {to_move} {fields}"
     try:
@@ -199,11 +200,6 @@ def setup_position(game: str, size: int, cells: list[tuple[str, int] | None], to
     except (PositionError, OptionError) as exc:
         raise ApiError(400, "bad_position", str(exc)) from None
     return position_view(Request(cls.name, size, {}, position, (), 0.0), 0)
-
-
-def _option_text(value: Any) -> str:
-    """An option's value as position text writes it (``yes``/``no``, numbers)."""
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def check_analysis(req: Request, kind: str, settings: Settings) -> None:
