@@ -791,3 +791,16 @@ def test_lines_through_shared_nodes_stay_legal_where_positions_repeat() -> None:
                 checked += 1
             game.apply_action(rng.choice(game.legal_actions()))
     assert checked > 10
+
+
+def test_key_zero_finds_and_records_nothing() -> None:
+    """The contract's default key (0, a kernel without keys) marks the
+    table's empty slots: it is never matched to a node nor recorded; a real
+    key is recorded once, then found."""
+    from boardlab.fast._search import _transposition
+    table = np.zeros((16 + 1, 2), dtype=np.int64)
+    assert _transposition(0, 5, table) == -1
+    assert not table.any()
+    assert _transposition(12345, 7, table) == -1
+    assert _transposition(12345, 9, table) == 7
+    assert table[-1, 0] == 1

@@ -687,7 +687,11 @@ def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
 def _transposition(key, new, table):
     """The node of the position with ``key`` in ``table`` (linear probing),
     or -1 after recording ``new`` as its node (the node about to be made)
-    while the table is at most half full (so a probe always ends)."""
+    while the table is at most half full (so a probe always ends). Key 0
+    (the contract's default, a kernel with no keys) finds and records
+    nothing: it marks the empty slots."""
+    if key == 0:
+        return -1
     slots = table.shape[0] - 1
     mask = slots - 1
     slot = key & mask
