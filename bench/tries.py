@@ -192,6 +192,10 @@ TRIES: tuple[tuple[str, str], ...] = (
      "GRAVE with no exploration term (c = 0, as in Cazenave's paper) against c = 1, 60 games "
      "(2026-12-06)"),
     ("pilo-grave_solver_2000-vs-grave_2000.rec.gz", "GRAVE with the MCTS-solver against without, 60 games"),
+    ("pilo-grave_local_50_2000-vs-grave_2000.rec.gz",
+     "GRAVE on playouts with local replies (half the placements on a random one of the 8 "
+     "squares around the last board play, when empty; code in commit 97df135, not kept) "
+     "against GRAVE on uniform ones, 2,000 simulations each, 100 games, seed 11 (2026-12-07)"),
     ("pilo-grave_1s_20-vs-uct.rec.gz",
      "pilo's mcts (GRAVE) at 1 s a move against uct, 20 games, seed 11 (2026-12-06)"),
     ("pilo-grave_bias_0.0001_1s_20-vs-uct.rec.gz",
@@ -258,6 +262,13 @@ TRIES: tuple[tuple[str, str], ...] = (
      "2,000 simulations each, 60 games (2026-12-07; 1-2% of a tree's nodes are found again)"),
     ("implo-transpose_2000-vs-mcts_2000.rec.gz",
      "transpositions, each edge keeping its own statistics, the same 60 games"),
+    ("implo-local_50_2000-vs-mcts_2000.rec.gz",
+     "local replies in playouts (half the placements on a random one of the 8 points around "
+     "the last placement, when empty; code in commit 97df135, not kept) against uniform "
+     "playouts, 2,000 simulations each, 60 games (2026-12-07)"),
+    ("implo-local_50_2000_200-vs-mcts_2000.rec.gz", "the same, 200 games, seed 11"),
+    ("implo-local_85_2000_200-vs-mcts_2000.rec.gz",
+     "local replies for 85 placements in 100, 200 games, seed 11"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
