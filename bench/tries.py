@@ -200,6 +200,9 @@ TRIES: tuple[tuple[str, str], ...] = (
      "pilo's mcts (GRAVE) at 1 s a move against uct, 20 games, seed 11 (2026-12-06)"),
     ("pilo-grave_bias_0.0001_1s_20-vs-uct.rec.gz",
      "the same with GRAVE bias 1e-4 (its weight fading ten times sooner), same openings"),
+    ("pilo-grave_solver_1s_20-vs-uct.rec.gz",
+     "pilo's mcts (GRAVE) with the MCTS-solver at 1 s a move against uct, the same openings "
+     "(the games' evaluations stay near even until the last 20-30 plies; 2026-12-07)"),
     ("pilo-grave_1s_20-vs-mcts_1s.rec.gz",
      "GRAVE against the same search without it at 1 s a move each, 20 games, seed 11"),
     ("pilo-grave_20000-vs-mcts_20000.rec.gz",
