@@ -300,7 +300,7 @@ def test_best_first_keeps_the_highest_scores_in_order() -> None:
     """The allocation-free selection the expansion orders moves by: for
     random scores (ties included), the kept indices are the ``keep`` best,
     highest first, each once."""
-    from boardlab.fast._search import _best_first
+    from boardlab.fast._select import _best_first
     rng = np.random.default_rng(3)
     for _ in range(300):
         k = int(rng.integers(1, 120))
@@ -445,8 +445,8 @@ def test_every_game_is_searched_from_a_set_up_position(name: str) -> None:
 def test_all_moves_as_first_counts_each_movers_later_actions_once() -> None:
     """GRAVE's backup, on a hand-built path: a node counts the actions its
     own mover played at it or later (a repeat once, the swap never)."""
-    from boardlab.fast import _search
-    t = _search.Tree(16, 16, 8, 4)
+    from boardlab.fast import _select, _tree
+    t = _tree.Tree(16, 16, 8, 4)
     swap = 5
     # node 0 (color 0 to move): actions 1, 2, 3; node 1 (color 1): 1, 2, 4, 5
     for node, mover, first, acts in ((0, 0, 0, (1, 2, 3)), (1, 1, 3, (1, 2, 4, 5))):
@@ -458,7 +458,7 @@ def test_all_moves_as_first_counts_each_movers_later_actions_once() -> None:
     for i, (a, p) in enumerate(played):
         t.seq[0, i], t.seq[1, i] = a, p
     for r0 in (1.0, -0.5):
-        _search._amaf_update(path, 2, t.seq, len(played), r0, swap, t.first, t.kids, t.player,
+        _select._amaf_update(path, 2, t.seq, len(played), r0, swap, t.first, t.kids, t.player,
                              t.action, t.amaf, t.gtab, t.meta)
     counts = {(e, int(t.action[e])): t.amaf[e, 0] for e in range(7)}
     # node 0: color 0 played 2 and 3 (3 twice), never 1
@@ -535,15 +535,15 @@ def test_grave_reads_the_same_movers_off_alternating_turns_as_by_replay(name: st
     its start. On a kernel that alternates, both give the same statistics
     (the swap, which keeps the mover, included: searched from the position
     where it is legal); yugo's own playout alternates where its kernel does not."""
-    from boardlab.fast import _search
+    from boardlab.fast import _tree
     g = boardlab.new_game(name)
     g.apply_action(g.legal_actions()[0])
     trees = []
     for alternates in (1.0, 0.0):
         s = Search(g, Settings(grave=True, grave_ref=5, evaluator=evaluator, nodes=20_000,
                                edges=400_000), seed=4)
-        assert s.params[_search.P_ALTERNATES] == 1.0
-        s.params[_search.P_ALTERNATES] = alternates
+        assert s.params[_tree.P_ALTERNATES] == 1.0
+        s.params[_tree.P_ALTERNATES] = alternates
         s.run(300)
         trees.append(s.tree)
     a, b = trees
@@ -620,7 +620,7 @@ def test_tree_arrays_are_zeroed_writable_and_kept_off_huge_pages() -> None:
     contiguous, structured fields too), but where NumPy asks Linux for 2 MB
     pages for np.zeros' memory these refuse them (docs/ai.md: a growing
     tree's rows should find their page just zeroed, in the cache)."""
-    from boardlab.fast._search import EDGE_ROW, Tree, small_pages
+    from boardlab.fast._tree import EDGE_ROW, Tree, small_pages
     a = small_pages((1 << 19, 2), np.float64)
     assert a.shape == (1 << 19, 2) and a.dtype == np.float64
     assert a.flags.c_contiguous and a.flags.writeable and not a.any()

@@ -150,7 +150,7 @@ def _proof_plies(search, action: int) -> int | None:
 
 def _proof_length(search, start: int) -> int | None:
     """Plies from node ``start``'s parent to the end under the proof of ``start``."""
-    from ..fast import _search
+    from ..fast import _tree
     t, swap = search.tree, search.swap
     winner = int(t.proven[start])
     memo: dict[int, int] = {}
@@ -163,7 +163,7 @@ def _proof_length(search, start: int) -> int | None:
         if budget[0] < 0:
             return None
         f, k = int(t.first[node]), int(t.tried[node])
-        if f < 0 or int(t.player[node]) == _search.TERMINAL:
+        if f < 0 or int(t.player[node]) == _tree.TERMINAL:
             return 0
         winning = int(t.player[node]) == winner
         best: int | None = None

@@ -78,7 +78,7 @@ def played_for(mover: int, action: int, swap_action: int | None) -> int:
     """The color index (0 or 1) a move is played for: a swap hands the
     mover's position to the other color, so its outcome is that color's.
     Searches, analyses and reviews read a move's value from this color's side.
-    (The compiled search has its own copy, ``fast._search._owner``: numba code
+    (The compiled search has its own copy, ``fast._tree._owner``: numba code
     cannot call this one.)"""
     return 1 - mover if action == swap_action else mover
 

@@ -28,14 +28,14 @@ import numpy as np
 from ..core import pie
 from ..core.game import Game
 from ..errors import OptionError
-from . import _loops, _search
+from . import _loops, _search, _tree
 from ._resolve import resolve
 from ._rng import new_rng
 from .advice import Advice, advice
 
-EVALUATORS = {"playout": _search.EVAL_PLAYOUT, "policy": _search.EVAL_POLICY,
-              "mast": _search.EVAL_MAST, "heuristic": _search.EVAL_HEURISTIC,
-              "external": _search.EVAL_EXTERNAL}
+EVALUATORS = {"playout": _tree.EVAL_PLAYOUT, "policy": _tree.EVAL_POLICY,
+              "mast": _tree.EVAL_MAST, "heuristic": _tree.EVAL_HEURISTIC,
+              "external": _tree.EVAL_EXTERNAL}
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Settings:
     ``solver``: MCTS-solver; ``grave``: GRAVE selection (each move's
     all-moves-as-first statistics, from the closest node above with the same
     mover and more than ``grave_ref`` visits, blended into its mean with
-    bias ``grave_bias``; :func:`boardlab.fast._search._select_grave`);
+    bias ``grave_bias``; :func:`boardlab.fast._select._select_grave`);
     ``grave_max``: a node past this many visits, all its moves tried,
     selects by its moves' own means, as without GRAVE (0: never);
     ``forced``: a new node with a single legal move is expanded and passed
@@ -152,30 +152,30 @@ class Settings:
 
     def params(self, points: int) -> np.ndarray:
         """The compiled search's parameter vector for a board of ``points``."""
-        p = _search.default_params()
-        p[_search.P_C] = self.c
-        p[_search.P_CPUCT] = self.cpuct
-        p[_search.P_PB] = self.pb
-        p[_search.P_FPU] = 2 * _search.INF_FPU if self.fpu is None else self.fpu
-        p[_search.P_FPU_RED] = -1.0 if self.fpu_red is None else self.fpu_red
-        p[_search.P_PRIORS] = 1.0 if self.priors else 0.0
-        p[_search.P_PRIOR_TEMP] = self.prior_temp
-        p[_search.P_MAXKIDS] = self.maxkids
-        p[_search.P_EVAL] = EVALUATORS[self.evaluator]
-        p[_search.P_CUTOFF] = self.cutoff
-        p[_search.P_MAST_EPS] = self.mast_eps
-        p[_search.P_SCORE] = self.score
-        p[_search.P_SCORE_SCALE] = self.score_scale or max(1.0, points / 4)
-        p[_search.P_IMPLICIT] = self.implicit
-        p[_search.P_SOLVER] = 1.0 if self.solver else 0.0
-        p[_search.P_VLOSS] = self.vloss
-        p[_search.P_GRAVE] = 1.0 if self.grave else 0.0
-        p[_search.P_GRAVE_REF] = self.grave_ref
-        p[_search.P_GRAVE_BIAS] = self.grave_bias
-        p[_search.P_GRAVE_MAX] = self.grave_max
-        p[_search.P_FORCED] = 1.0 if self.forced else 0.0
-        p[_search.P_LEAF] = self.leaf_playouts
-        p[_search.P_TRANSPOSE] = 1.0 if self.transpose else 0.0
+        p = _tree.default_params()
+        p[_tree.P_C] = self.c
+        p[_tree.P_CPUCT] = self.cpuct
+        p[_tree.P_PB] = self.pb
+        p[_tree.P_FPU] = 2 * _tree.INF_FPU if self.fpu is None else self.fpu
+        p[_tree.P_FPU_RED] = -1.0 if self.fpu_red is None else self.fpu_red
+        p[_tree.P_PRIORS] = 1.0 if self.priors else 0.0
+        p[_tree.P_PRIOR_TEMP] = self.prior_temp
+        p[_tree.P_MAXKIDS] = self.maxkids
+        p[_tree.P_EVAL] = EVALUATORS[self.evaluator]
+        p[_tree.P_CUTOFF] = self.cutoff
+        p[_tree.P_MAST_EPS] = self.mast_eps
+        p[_tree.P_SCORE] = self.score
+        p[_tree.P_SCORE_SCALE] = self.score_scale or max(1.0, points / 4)
+        p[_tree.P_IMPLICIT] = self.implicit
+        p[_tree.P_SOLVER] = 1.0 if self.solver else 0.0
+        p[_tree.P_VLOSS] = self.vloss
+        p[_tree.P_GRAVE] = 1.0 if self.grave else 0.0
+        p[_tree.P_GRAVE_REF] = self.grave_ref
+        p[_tree.P_GRAVE_BIAS] = self.grave_bias
+        p[_tree.P_GRAVE_MAX] = self.grave_max
+        p[_tree.P_FORCED] = 1.0 if self.forced else 0.0
+        p[_tree.P_LEAF] = self.leaf_playouts
+        p[_tree.P_TRANSPOSE] = 1.0 if self.transpose else 0.0
         return p
 
 
@@ -286,16 +286,16 @@ class Search:
         # the turns alternate (any kernel action, or the game's playout), else replayed
         alternates = getattr(self.kernel, "ALTERNATES", False) or (
             self.settings.evaluator == "policy" and self.advice.policy_alternates)
-        self.params[_search.P_ALTERNATES] = 1.0 if alternates else 0.0
+        self.params[_tree.P_ALTERNATES] = 1.0 if alternates else 0.0
         self.rng = new_rng(seed)
         self.clock = clock
         if self.settings.transpose and not hasattr(self.kernel, "position_key"):
             raise OptionError(f"{game.name}: transpose needs the game's position keys "
                               "(position_key), which its compiled core does not have")
-        self.tree = _search.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
+        self.tree = _tree.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
                                  len(self.state), self.settings.transpose)
         t = self.tree
-        _search.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
+        _tree.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
                            t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
         self.simulations = 0
         self.root = 0  # the node of ``self.game``'s position (moves on with :meth:`advance`)
@@ -316,7 +316,7 @@ class Search:
         simulations, or seconds on this search's clock) is spent, the root is
         proven or ``should_stop()``; ``every()`` about every ``every_s`` seconds."""
         return spend(limit, self.run, self.clock, should_stop, every, every_s,
-                     done=lambda: self.proven != _search.UNKNOWN)
+                     done=lambda: self.proven != _tree.UNKNOWN)
 
     # ------------------------------------------------------------ external evaluation
     def collect(self, want: int, force: int = -1) -> tuple[np.ndarray, np.ndarray]:
@@ -373,7 +373,7 @@ class Search:
             if nxt is None:
                 return None
             node = nxt
-        if t.first[node] == _search.WAITING:
+        if t.first[node] == _tree.WAITING:
             return None
         return node if self.tree.player[node] == game.current_player else None
 
@@ -386,7 +386,7 @@ class Search:
         for a in game.action_history[len(self.game.action_history):]:
             self.kernel.apply(self.state, a)
         if self.settings.transpose:  # room for the new root's positions (the table
-            self.tree.table[:] = 0   # keeps the first ones made, see _search.Tree)
+            self.tree.table[:] = 0   # keeps the first ones made, see _tree.Tree)
         self.root = node
         self.game = game.copy()
         return True
@@ -428,7 +428,7 @@ class Search:
             nj = float(t.en[e])
             v0 = float(t.ew[e] / nj) if nj else 0.0
             rets = (v0, -v0)
-            proven = int(t.proven[j]) if j >= 0 else _search.UNKNOWN
+            proven = int(t.proven[j]) if j >= 0 else _tree.UNKNOWN
             prior = 1.0 / k if uniform else float(t.prior[e])
             out.append(ChildStats(a, int(nj), rets[col], proven, rets, prior))
         out.sort(key=lambda ch: ch.action)
@@ -506,9 +506,9 @@ class RootParallel:
     @property
     def proven(self) -> int:
         for t in self.trees:
-            if t.proven != _search.UNKNOWN:
+            if t.proven != _tree.UNKNOWN:
                 return t.proven
-        return _search.UNKNOWN
+        return _tree.UNKNOWN
 
     @property
     def root_visits(self) -> int:
@@ -522,13 +522,13 @@ class RootParallel:
         merged: dict[int, list] = {}
         for t in self.trees:
             for ch in t.children():
-                m = merged.setdefault(ch.action, [0, 0.0, _search.UNKNOWN, 0.0, 0.0, 0.0])
+                m = merged.setdefault(ch.action, [0, 0.0, _tree.UNKNOWN, 0.0, 0.0, 0.0])
                 m[0] += ch.visits
                 m[1] += ch.value * ch.visits
                 m[3] += ch.returns[0] * ch.visits
                 m[4] += ch.returns[1] * ch.visits
                 m[5] = max(m[5], ch.prior)
-                if ch.proven != _search.UNKNOWN:
+                if ch.proven != _tree.UNKNOWN:
                     m[2] = ch.proven
         out = []
         for a in sorted(merged):

@@ -81,7 +81,7 @@ _HDR = 24          # the recorded positions start here, two words each
 _SCRATCH = 2 * 65  # the row's last words: the count's groups by size (never copied)
 
 #: compiled without reference counting, as the search's loop (see
-#: boardlab.fast._search._NO_RC): nothing here allocates an array
+#: boardlab.fast._tree._NO_RC): nothing here allocates an array
 _NO_RC: dict[str, Any] = {"cache": True, "_nrt": False}
 
 _ZERO, _ONE = uint64(0), uint64(1)
