@@ -250,6 +250,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-forced_c_0.7_0.25s_40-vs-uct.rec.gz",
      "forced moves passed through with exploration c = 0.7 (the two best leads at equal "
      "simulations), 0.25 s a move against uct, 40 games (2026-12-07)"),
+    ("implo-forced_c_0.7_2000_200-vs-mcts_2000.rec.gz",
+     "the two leads together (`forced=yes`, c = 0.7) against the plain search at 2,000 "
+     "simulations each, 200 games, seed 11 (2026-12-07)"),
     ("implo-c_0.3_2000-vs-mcts_2000.rec.gz", "exploration c = 0.3 against c = 1, 60 games"),
     ("implo-c_0.5_2000-vs-mcts_2000.rec.gz", "exploration c = 0.5 against c = 1, 60 games"),
     ("implo-c_0.7_2000-vs-mcts_2000.rec.gz", "exploration c = 0.7 against c = 1, 2,000 simulations each, 60 games"),
