@@ -86,6 +86,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-mast_0.5_3000-vs-mcts_3000.rec.gz",
      "MAST playouts with half the choices uniform (mast_eps 0.5) against bitboard playouts, "
      "3,000 simulations each (equal simulations; 2026-12-06)"),
+    ("robble-nst_0.5_3000-vs-mcts_3000.rec.gz",
+     "NST playouts (`evaluator=nst`: MAST with 2-grams, an action valued also as the reply "
+     "to the one before; half the choices uniform) against bitboard playouts, 3,000 "
+     "simulations each, 60 games, seed 11 (0.27x the simulations a second; 2026-12-07)"),
     ("robble-mcts_0.5s-vs-uct_0.25s.rec.gz",
      "the one search with twice the time of uct (scale: what a search twice as fast would "
      "score), 40 games (2026-12-07)"),
@@ -188,6 +192,13 @@ TRIES: tuple[tuple[str, str], ...] = (
      "GRAVE on MAST playouts against GRAVE on uniform ones"),
     ("pilo-grave_mast_0.5_2000-vs-grave_2000.rec.gz",
      "GRAVE on MAST playouts with half the choices uniform (mast_eps 0.5; 0.1 above)"),
+    ("pilo-grave_nst_0.5_2000-vs-grave_2000.rec.gz",
+     "GRAVE on NST playouts (MAST with 2-grams, half the choices uniform) against GRAVE on "
+     "uniform ones, 2,000 simulations each, 60 games, seed 11 (0.37x the simulations a "
+     "second; 2026-12-07)"),
+    ("pilo-grave_nst_0.5_2000_100-vs-grave_2000.rec.gz", "the same, 100 games, seed 13"),
+    ("pilo-grave_nst_0.2_2000-vs-grave_2000.rec.gz",
+     "GRAVE on NST playouts with a fifth of the choices uniform, 60 games, seed 11"),
     ("pilo-grave_c_0_2000-vs-grave_2000.rec.gz",
      "GRAVE with no exploration term (c = 0, as in Cazenave's paper) against c = 1, 60 games "
      "(2026-12-06)"),
@@ -243,6 +254,10 @@ TRIES: tuple[tuple[str, str], ...] = (
      "work, the same algorithm), 100 games, seed 21 (2026-12-06)"),
     ("implo-mast_0.5_2000-vs-mcts_2000.rec.gz",
      "MAST playouts, mast_eps 0.5, against uniform ones, 2,000 simulations each (2026-12-06)"),
+    ("implo-nst_0.5_2000-vs-mcts_2000.rec.gz",
+     "NST playouts (MAST with 2-grams), half the choices uniform, against uniform ones, 2,000 "
+     "simulations each, 60 games, seed 11 (0.47x the simulations a second; 2026-12-07)"),
+    ("implo-nst_0.2_2000-vs-mcts_2000.rec.gz", "NST with a fifth of the choices uniform, 60 games"),
     ("implo-forced_2000-vs-mcts_2000.rec.gz",
      "forced moves passed through in the same simulation (`forced`: a single resolution "
      "is about one ply in six of a random implo game) against without, 2,000 simulations each, 60 games"),

@@ -98,6 +98,7 @@ MODES = {
     "heuristic": Settings(evaluator="heuristic", c=0.5),
     "cutoff": Settings(cutoff=6),
     "mast": Settings(evaluator="mast", mast_eps=0.2),
+    "nst": Settings(evaluator="nst", mast_eps=0.2),
     "policy": Settings(evaluator="policy"),
     "solver": Settings(solver=True),
     "grave": Settings(grave=True, grave_ref=5),
@@ -467,6 +468,45 @@ def test_all_moves_as_first_counts_each_movers_later_actions_once() -> None:
     assert counts[(3, 1)] == 2 and counts[(4, 2)] == 2 and counts[(5, 4)] == 2
     assert counts[(6, 5)] == 0
     assert t.amaf[1, 1] == pytest.approx(0.5)
+
+
+def test_nst_counts_each_action_and_each_reply_for_its_mover() -> None:
+    """NST's backup on a hand-built simulation: every action counts once
+    more for its mover (MAST's 1-grams), and every action after the first
+    counts as the reply to the one before it; an action's value averages in
+    the reply's mean only once the pair has NST_MIN_VISITS visits."""
+    from boardlab.fast import _leaf, _tree
+    t = _tree.Tree(16, 16, 8, 4, nst=True)
+    num = 9  # 8 actions + 1, as a tree sizes its MAST row
+    assert t.mast.shape == (2, 2, num + _tree.NST_SLOTS)
+    played = [(2, 0), (5, 1), (3, 0), (2, 1)]
+    for i, (a, p) in enumerate(played):
+        t.seq[0, i], t.seq[1, i] = a, p
+    _leaf._mast_update(t.mast, t.seq, len(played), 1.0, True)   # color 0 won
+    m = t.mast
+    assert m[0, 0, 2] == 1 and m[0, 1, 2] == 1 and m[1, 0, 2] == 1 and m[1, 1, 2] == -1
+    assert m[1, 1, 5] == -1 and m[0, 1, 3] == 1
+    # (prev, action): the reply's mover and its return
+    pairs = {(2, 5): (1, -1.0), (5, 3): (0, 1.0), (3, 2): (1, -1.0)}
+    for (prev, a), (p, r) in pairs.items():
+        slot = _leaf._nst_slot(prev, a, num)
+        assert num <= slot < num + _tree.NST_SLOTS
+        assert m[p, 0, slot] == 1 and m[p, 1, slot] == r
+    assert m[:, 0, num:].sum() == len(played) - 1     # three pairs in four actions
+    # color 0's value of 3 after 5: its 1-gram mean (1.0) while the pair 5 -> 3
+    # has fewer than 7 visits; then the mean of the two (the pair's is -1: 0.0)
+    slot = _leaf._nst_slot(5, 3, num)
+    assert _leaf._action_value(m, 0, 3, 5, num, True) == 1.0
+    m[0, 0, slot], m[0, 1, slot] = _tree.NST_MIN_VISITS, -_tree.NST_MIN_VISITS
+    assert _leaf._action_value(m, 0, 3, 5, num, True) == 0.0
+    assert _leaf._action_value(m, 0, 3, 5, num, False) == 1.0   # MAST alone
+    assert _leaf._action_value(m, 0, 3, -1, num, True) == 1.0   # no action before
+    assert _leaf._action_value(m, 0, 7, 5, num, True) == 1.0    # untried: optimistic
+    without = _leaf._mast_update
+    t2 = _tree.Tree(16, 16, 8, 4)
+    t2.seq[:] = t.seq
+    without(t2.mast, t2.seq, len(played), 1.0, False)
+    assert t2.mast.shape == (2, 2, num) and (t2.mast == m[:, :, :num]).all()
 
 
 def _hands_the_turn_over(kernel, state, a: int, swap) -> bool:

@@ -6,6 +6,8 @@
 * ``EVAL_MAST``: a generic playout biased by MAST (move-average sampling:
   each color's mean return of each action over the simulations so far,
   played epsilon-greedily);
+* ``EVAL_NST``: MAST with 2-grams (the N-gram selection technique): an
+  action is also valued as the reply to the action before it;
 * ``EVAL_HEURISTIC``: the game's static evaluation of the leaf, no playout;
   a playout may also stop after ``cutoff`` plies and be judged by it;
 * ``EVAL_EXTERNAL``: no evaluation here: the search stops at a batch of
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from ._rng import rand_below, rand_unit
@@ -27,7 +30,11 @@ from ._tree import (
     _NO_RC,
     EVAL_HEURISTIC,
     EVAL_MAST,
+    EVAL_NST,
     EVAL_POLICY,
+    NST_BITS,
+    NST_MIN_VISITS,
+    NST_SLOTS,
     P_CUTOFF,
     P_LEAF,
     P_MAST_EPS,
@@ -94,12 +101,43 @@ def _recorded_playout(s, informed, alternates, current_player, apply, copy_state
 
 
 @njit(**_NO_RC)
-def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast, seq, start):
+def _nst_slot(prev, a, num):
+    """Where NST keeps the 2-gram (``prev``, then ``a``) in a color's row of
+    ``mast``: past its ``num`` 1-grams, at a multiplicative hash of the pair."""
+    x = np.uint64(prev * num + a) * np.uint64(0x9E3779B97F4A7C15)
+    return num + np.int64(x >> np.uint64(64 - NST_BITS))
+
+
+@njit(**_NO_RC)
+def _action_value(mast, p, b, prev, num, nst):
+    """Color ``p``'s value of playing ``b`` after ``prev`` (-1: none): its
+    MAST mean (1, optimistic, while untried); with ``nst``, averaged with the
+    mean of the pair (``prev``, ``b``) once the pair has NST_MIN_VISITS."""
+    cnt = mast[p, 0, b]
+    v = mast[p, 1, b] / cnt if cnt > 0.0 else 1.0
+    if nst and prev >= 0:
+        slot = _nst_slot(prev, b, num)
+        cnt = mast[p, 0, slot]
+        if cnt >= NST_MIN_VISITS:
+            v = 0.5 * (v + mast[p, 1, slot] / cnt)
+    return v
+
+
+@njit(**_NO_RC)
+def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast, seq, start,
+                  nst):
     """A playout choosing epsilon-greedily by MAST's action values; records
-    each (action, mover) in ``seq`` from ``start``; returns the new length."""
+    each (action, mover) in ``seq`` from ``start``; returns the new length.
+
+    With ``nst`` (the N-gram selection technique, Tak, Winands and Bjornsson
+    2012, up to 2-grams): an action's value is the mean of its MAST value and
+    its value as the reply to the action just played, once that pair has
+    NST_MIN_VISITS visits."""
     eps = params[P_MAST_EPS]
     length = start
     cap = seq.shape[1]
+    num = mast.shape[2] - NST_SLOTS
+    prev = seq[0, start - 1] if start > 0 else -1
     while True:
         p = current_player(s)
         if p < 0:
@@ -113,8 +151,7 @@ def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mas
             best = -1e300
             for jj in range(k):
                 b = buf[(jj + off) % k]
-                cnt = mast[p, 0, b]
-                v = mast[p, 1, b] / cnt if cnt > 0.0 else 1.0  # untried: optimistic
+                v = _action_value(mast, p, b, prev, num, nst)
                 if v > best:
                     best = v
                     a = b
@@ -123,6 +160,7 @@ def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mas
             seq[1, length] = p
             length += 1
         apply(s, a)
+        prev = a
     return length
 
 
@@ -155,9 +193,9 @@ def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, p
         if not _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, cutoff):
             return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
         return _returns(outcome, s, scores, params), seqlen
-    if mode == EVAL_MAST:
+    if mode == EVAL_MAST or mode == EVAL_NST:
         seqlen = _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast,
-                               seq, seqlen)
+                               seq, seqlen, mode == EVAL_NST)
         return _returns(outcome, s, scores, params), seqlen
     times = max(1, int(params[P_LEAF]))
     if times > 1:
@@ -175,9 +213,18 @@ def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, p
 
 
 @njit(**_NO_RC)
-def _mast_update(mast, seq, length, r0):
+def _mast_update(mast, seq, length, r0, nst):
+    """Each action of the simulation counts for its mover: visits and the
+    mover's return; with ``nst`` each pair of consecutive actions too, for the
+    second one's mover."""
+    num = mast.shape[2] - NST_SLOTS
     for t in range(length):
         a = seq[0, t]
         p = seq[1, t]
+        r = r0 if p == 0 else -r0
         mast[p, 0, a] += 1.0
-        mast[p, 1, a] += r0 if p == 0 else -r0
+        mast[p, 1, a] += r
+        if nst and t > 0:
+            slot = _nst_slot(seq[0, t - 1], a, num)
+            mast[p, 0, slot] += 1.0
+            mast[p, 1, slot] += r

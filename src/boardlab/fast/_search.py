@@ -66,6 +66,7 @@ from ._tree import (
     _NO_RC,
     DRAW,
     EVAL_MAST,
+    EVAL_NST,
     EVAL_PLAYOUT,
     EVAL_POLICY,
     INF_FPU,
@@ -133,7 +134,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     solver = params[P_SOLVER] > 0.5
     implicit = params[P_IMPLICIT] > 0.0
     mode = int(params[P_EVAL])
-    use_mast = mode == EVAL_MAST
+    use_mast = mode == EVAL_MAST or mode == EVAL_NST
     grave = params[P_GRAVE] > 0.5
     grave_ref = params[P_GRAVE_REF]
     grave_max = params[P_GRAVE_MAX]
@@ -295,7 +296,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
                 if implicit:
                     _minimax(i, swap, first, tried, player, hv, action, child)
         if use_mast:
-            _mast_update(mast, seq, seqlen, r0)
+            _mast_update(mast, seq, seqlen, r0, mode == EVAL_NST)
         if grave:
             _amaf_update(path, depth, seq, seqlen, r0, swap, first, kids, player, action, amaf,
                          gtab, meta)

@@ -48,7 +48,16 @@ DRAW = 2
 WAITING = -3          # first[]: a leaf collected for an outside evaluation
 INF_FPU = 1e9         # an fpu at or above this: try every child once first
 
-EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL = 0, 1, 2, 3, 4
+EVAL_PLAYOUT, EVAL_POLICY, EVAL_MAST, EVAL_HEURISTIC, EVAL_EXTERNAL, EVAL_NST = 0, 1, 2, 3, 4, 5
+
+#: NST's 2-gram statistics (``evaluator=nst``): slots a color, after MAST's
+#: 1-grams in the same array; a pair (previous action, action) is hashed into
+#: one, so two pairs may share a slot (4 MB in all: a direct table would be
+#: actions squared, 45 million pairs in implo 9x9)
+NST_BITS = 17
+NST_SLOTS = 1 << NST_BITS
+#: visits a 2-gram needs before NST counts it (Tak, Winands and Bjornsson 2012: 7)
+NST_MIN_VISITS = 7.0
 
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
@@ -111,7 +120,7 @@ class Tree:
     a new row's non-zero fields."""
 
     def __init__(self, nodes: int, edges: int, num_actions: int, state_len: int,
-                 transpose: bool = False) -> None:
+                 transpose: bool = False, nst: bool = False) -> None:
         # What one step of a simulation reads of a node, and of the edge it
         # takes, lies together: one 64-byte row a node (NODE_ROW) and one
         # 24-byte row an edge (EDGE_ROW), read through strided views with
@@ -145,8 +154,10 @@ class Tree:
         self.fbuf = np.zeros(num_actions + 1, dtype=np.float64)
         self.path = np.zeros(4096, dtype=np.int64)
         self.scores = np.zeros(2, dtype=np.float64)
-        # MAST: per color and action, visits and summed returns
-        self.mast = np.zeros((2, 2, num_actions + 1), dtype=np.float64)
+        # MAST: per color and action, visits and summed returns; with
+        # ``nst``, NST_SLOTS more for the hashed 2-grams (:mod:`._leaf`)
+        self.mast = np.zeros((2, 2, num_actions + 1 + (NST_SLOTS if nst else 0)),
+                             dtype=np.float64)
         self.seq = np.zeros((2, 1 << 16), dtype=np.int64)  # a simulation's (action, mover)s
         # plain UCB1's terms per edge, kept by the simulation loop's backup
         # (:func:`_simulate`; an external evaluator's tree leaves them alone):

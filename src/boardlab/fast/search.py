@@ -34,7 +34,7 @@ from ._rng import new_rng
 from .advice import Advice, advice
 
 EVALUATORS = {"playout": _tree.EVAL_PLAYOUT, "policy": _tree.EVAL_POLICY,
-              "mast": _tree.EVAL_MAST, "heuristic": _tree.EVAL_HEURISTIC,
+              "mast": _tree.EVAL_MAST, "nst": _tree.EVAL_NST, "heuristic": _tree.EVAL_HEURISTIC,
               "external": _tree.EVAL_EXTERNAL}
 
 
@@ -51,9 +51,11 @@ class Settings:
     ``prior_temp``: softmax temperature of the game's move scores;
     ``maxkids``: keep a node's best children only (0: all); ``evaluator``:
     ``playout`` (uniform), ``policy`` (the game's informed playout),
-    ``mast``, ``heuristic`` (static evaluation) or ``external``;
+    ``mast``, ``nst`` (MAST with 2-grams: an action valued also as the
+    reply to the one before), ``heuristic`` (static evaluation) or
+    ``external``;
     ``cutoff``: playout plies before the heuristic judges (0: to the end);
-    ``mast_eps``: MAST's share of uniform choices; ``score``: weight of the
+    ``mast_eps``: MAST's (and NST's) share of uniform choices; ``score``: weight of the
     score margin in a win's value (0: wins are +1); ``score_scale``: the
     margin worth a full bonus / the heuristic's tanh scale (0: a quarter of
     the board's points); ``implicit``: weight of implicit minimax values;
@@ -293,7 +295,8 @@ class Search:
             raise OptionError(f"{game.name}: transpose needs the game's position keys "
                               "(position_key), which its compiled core does not have")
         self.tree = _tree.Tree(self.settings.nodes, self.settings.edges, self.req.num_actions,
-                                 len(self.state), self.settings.transpose)
+                               len(self.state), self.settings.transpose,
+                               self.settings.evaluator == "nst")
         t = self.tree
         _tree.reset_tree(game.current_player, t.parent, t.pedge, t.first, t.kids, t.tried,
                            t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
