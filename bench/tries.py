@@ -197,6 +197,20 @@ TRIES: tuple[tuple[str, str], ...] = (
      "uniform ones, 2,000 simulations each, 60 games, seed 11 (0.37x the simulations a "
      "second; 2026-12-07)"),
     ("pilo-grave_nst_0.5_2000_100-vs-grave_2000.rec.gz", "the same, 100 games, seed 13"),
+    ("pilo-grave_nst_0.5_20000-vs-grave_20000.rec.gz",
+     "GRAVE on NST playouts (half uniform) against GRAVE on uniform ones at 20,000 "
+     "simulations each, 30 games, seed 11 (2026-12-07)"),
+    ("pilo-grave_nst_0.5_80000-vs-grave_80000.rec.gz",
+     "the same at 80,000 simulations each (about what pilo's 1 s buys without NST), seed 11, "
+     "stopped after 16 games to free the processor (2026-12-07)"),
+    ("pilo-grave_nst_0.5_1s_20-vs-uct.rec.gz",
+     "GRAVE on NST playouts (half uniform) at 1 s a move against uct, 20 games, seed 11 (the "
+     "openings of the 9-11 above: equal time, at 0.37x the simulations; 2026-12-07)"),
+    ("pilo-grave_nst_0.5_1s_sprt-vs-uct.rec.gz",
+     "the same as an SPRT (H0 75%, H1 90%), seed 21: stopped at H0 (2026-12-07)"),
+    ("pilo-grave_nst_0.5_0.25s_40-vs-uct.rec.gz",
+     "GRAVE on NST playouts (half uniform) at 0.25 s a move against uct, 40 games, seed 11 "
+     "(2026-12-07)"),
     ("pilo-grave_nst_0.2_2000-vs-grave_2000.rec.gz",
      "GRAVE on NST playouts with a fifth of the choices uniform, 60 games, seed 11"),
     ("pilo-grave_c_0_2000-vs-grave_2000.rec.gz",
