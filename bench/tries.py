@@ -221,6 +221,23 @@ TRIES: tuple[tuple[str, str], ...] = (
      "GRAVE on playouts with local replies (half the placements on a random one of the 8 "
      "squares around the last board play, when empty; code in commit 97df135, not kept) "
      "against GRAVE on uniform ones, 2,000 simulations each, 100 games, seed 11 (2026-12-07)"),
+    ("pilo-sprt_grave_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py at 0.25 s a move with GRAVE on uniform playouts, pilo's "
+     "settings before NST (stopped at H0)"),
+    ("pilo-sprt_grave_1s-vs-uct.rec.gz",
+     "the same at 1 s a move (stopped at H0)"),
+    ("pilo-sprt_nst_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py at 0.25 s a move with GRAVE on NST playouts to the game's "
+     "end (half the choices uniform; stopped at H0; 2026-12-07)"),
+    ("pilo-nst_plies_10_2000-vs-nst_2000.rec.gz",
+     "NST choosing a playout's first 10 plies only (`mast_plies=10`; the kernel's uniform "
+     "playout after, every ply counted), against NST to the end, both with GRAVE, 2,000 "
+     "simulations each, 60 games, seed 11 (1.7x the simulations a second; 2026-12-07)"),
+    ("pilo-nst_plies_10_1s-vs-nst_1s.rec.gz",
+     "the same at 1 s a move each (equal time), 30 games, seed 11: pilo's settings since"),
+    ("pilo-nst_plies_10_1s_20-vs-uct.rec.gz",
+     "pilo's mcts (GRAVE on NST playouts, NST for the first 10 plies) at 1 s a move against "
+     "uct, 20 games, seed 11 (the openings where NST to the end scored 15-5; 2026-12-07)"),
     ("pilo-grave_1s_20-vs-uct.rec.gz",
      "pilo's mcts (GRAVE) at 1 s a move against uct, 20 games, seed 11 (2026-12-06)"),
     ("pilo-grave_bias_0.0001_1s_20-vs-uct.rec.gz",

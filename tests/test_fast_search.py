@@ -99,6 +99,7 @@ MODES = {
     "cutoff": Settings(cutoff=6),
     "mast": Settings(evaluator="mast", mast_eps=0.2),
     "nst": Settings(evaluator="nst", mast_eps=0.2),
+    "nst_plies": Settings(evaluator="nst", mast_eps=0.2, mast_plies=2, grave=True, grave_ref=5),
     "policy": Settings(evaluator="policy"),
     "solver": Settings(solver=True),
     "grave": Settings(grave=True, grave_ref=5),
@@ -507,6 +508,25 @@ def test_nst_counts_each_action_and_each_reply_for_its_mover() -> None:
     t2.seq[:] = t.seq
     without(t2.mast, t2.seq, len(played), 1.0, False)
     assert t2.mast.shape == (2, 2, num) and (t2.mast == m[:, :, :num]).all()
+
+
+@pytest.mark.parametrize("name", boardlab.GAMES)
+def test_mast_plies_hands_the_playout_on_and_still_counts_every_ply(name: str) -> None:
+    """``mast_plies``: NST chooses a playout's first plies only and the
+    kernel's uniform playout finishes the game; the backup still counts
+    every ply of it (the whole playout recorded with its movers), so the
+    statistics grow as fast as without the limit."""
+    from boardlab.fast import _tree
+    sims = 50
+    for plies in (0, 1):
+        s = Search(boardlab.new_game(name, 5), Settings(evaluator="nst", mast_plies=plies), seed=1)
+        assert s.run(sims) == sims
+        num = s.tree.mast.shape[2] - _tree.NST_SLOTS
+        ones, pairs = s.tree.mast[:, 0, :num].sum(), s.tree.mast[:, 0, num:].sum()
+        # no 5x5 game ends within a few plies of the root: each simulation
+        # counted far more than the tree's plies and the one NST ply
+        assert ones > 5 * sims
+        assert pairs == ones - sims   # every ply after a simulation's first
 
 
 def _hands_the_turn_over(kernel, state, a: int, swap) -> bool:

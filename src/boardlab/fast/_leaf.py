@@ -7,7 +7,10 @@
   each color's mean return of each action over the simulations so far,
   played epsilon-greedily);
 * ``EVAL_NST``: MAST with 2-grams (the N-gram selection technique): an
-  action is also valued as the reply to the action before it;
+  action is also valued as the reply to the action before it; both may
+  choose a playout's first ``mast_plies`` plies only and hand the rest to
+  the kernel's playout (most of their cost is listing every legal action a
+  ply, which the kernel's playout does not);
 * ``EVAL_HEURISTIC``: the game's static evaluation of the leaf, no playout;
   a playout may also stop after ``cutoff`` plies and be judged by it;
 * ``EVAL_EXTERNAL``: no evaluation here: the search stops at a batch of
@@ -38,6 +41,7 @@ from ._tree import (
     P_CUTOFF,
     P_LEAF,
     P_MAST_EPS,
+    P_MAST_PLIES,
     P_SCORE,
     P_SCORE_SCALE,
 )
@@ -125,9 +129,10 @@ def _action_value(mast, p, b, prev, num, nst):
 
 @njit(**_NO_RC)
 def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast, seq, start,
-                  nst):
-    """A playout choosing epsilon-greedily by MAST's action values; records
-    each (action, mover) in ``seq`` from ``start``; returns the new length.
+                  nst, plies):
+    """A playout choosing epsilon-greedily by MAST's action values, for at
+    most ``plies`` plies (it stops earlier when the game ends); records each
+    (action, mover) in ``seq`` from ``start``; returns the new length.
 
     With ``nst`` (the N-gram selection technique, Tak, Winands and Bjornsson
     2012, up to 2-grams): an action's value is the mean of its MAST value and
@@ -138,7 +143,7 @@ def _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mas
     cap = seq.shape[1]
     num = mast.shape[2] - NST_SLOTS
     prev = seq[0, start - 1] if start > 0 else -1
-    while True:
+    for _ in range(plies):
         p = current_player(s)
         if p < 0:
             break
@@ -178,7 +183,7 @@ def _cutoff_playout(s, legal_actions, apply, current_player, rng, buf, plies):
 @njit(**_NO_RC)
 def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, policy,
               evaluate, has_eval, live, rng, params, buf, scores, mast, seq, seqlen,
-              copy_state, leaf):
+              copy_state, leaf, alternates, swap, replay):
     """Color 0's value of leaf ``s`` by the evaluator ``mode`` (``s`` is
     consumed); returns (value, new MAST sequence length). A uniform or
     informed playout is played ``P_LEAF`` times from the leaf (``leaf``: a
@@ -194,8 +199,14 @@ def _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout, p
             return _heuristic(evaluate, has_eval, live, s, scores, params), seqlen
         return _returns(outcome, s, scores, params), seqlen
     if mode == EVAL_MAST or mode == EVAL_NST:
+        # MAST's choices for the first ``mast_plies`` plies (0: all), then the
+        # kernel's uniform playout, recorded for the backup all the same
+        plies = int(params[P_MAST_PLIES])
         seqlen = _mast_playout(s, legal_actions, apply, current_player, rng, params, buf, mast,
-                               seq, seqlen, mode == EVAL_NST)
+                               seq, seqlen, mode == EVAL_NST, plies if plies > 0 else 1 << 62)
+        if plies > 0:
+            seqlen = _recorded_playout(s, False, alternates, current_player, apply, copy_state,
+                                       playout, playout, rng, swap, seq, seqlen, replay)
         return _returns(outcome, s, scores, params), seqlen
     times = max(1, int(params[P_LEAF]))
     if times > 1:

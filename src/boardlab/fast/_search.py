@@ -82,6 +82,7 @@ from ._tree import (
     P_GRAVE_REF,
     P_IMPLICIT,
     P_LEAF,
+    P_MAST_PLIES,
     P_MAXKIDS,
     P_PB,
     P_PRIORS,
@@ -277,7 +278,7 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
         else:
             r0, seqlen = _evaluate(s, mode, legal_actions, apply, current_player, outcome, playout,
                                    policy, evaluate, has_eval, live, rng, params, buf, scores, mast,
-                                   seq, seqlen, copy_state, leaf)
+                                   seq, seqlen, copy_state, leaf, alternates, swap, replay)
         for d in range(depth, -1, -1):
             i = path[d]
             n[i] += 1.0
@@ -342,8 +343,10 @@ def search_chunk(fns, advice, root_state, root, swap, params, rng, sims, parent,
     key_fn = _loops._make_position_key(fns[18], fns[19])
     # the rows a simulation may need besides ``scratch`` (allocated here:
     # _simulate counts no references, see _NO_RC)
-    replay = np.empty_like(scratch) if params[P_GRAVE] > 0.5 and params[P_ALTERNATES] < 0.5 \
-        else scratch[:0]
+    # (a recorded uniform playout of a kernel whose turns may not alternate:
+    # GRAVE's, or MAST's after ``mast_plies``)
+    replay = np.empty_like(scratch) if ((params[P_GRAVE] > 0.5 or params[P_MAST_PLIES] > 0.0)
+                                        and params[P_ALTERNATES] < 0.5) else scratch[:0]
     leaf = np.empty_like(scratch) if params[P_LEAF] > 1.0 else scratch[:0]
     epath = np.empty_like(path)  # the edge taken to each node of the path
     return _simulate(legal, apply, current, outcome, playout, policy, prior_fn, evaluate,

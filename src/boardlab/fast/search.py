@@ -55,7 +55,9 @@ class Settings:
     reply to the one before), ``heuristic`` (static evaluation) or
     ``external``;
     ``cutoff``: playout plies before the heuristic judges (0: to the end);
-    ``mast_eps``: MAST's (and NST's) share of uniform choices; ``score``: weight of the
+    ``mast_eps``: MAST's (and NST's) share of uniform choices;
+    ``mast_plies``: MAST (NST) chooses a playout's first plies only, the
+    kernel's uniform playout the rest (0: MAST to the end); ``score``: weight of the
     score margin in a win's value (0: wins are +1); ``score_scale``: the
     margin worth a full bonus / the heuristic's tanh scale (0: a quarter of
     the board's points); ``implicit``: weight of implicit minimax values;
@@ -88,6 +90,7 @@ class Settings:
     evaluator: str = "playout"
     cutoff: int = 0
     mast_eps: float = 0.1
+    mast_plies: int = 0
     score: float = 0.0
     score_scale: float = 0.0
     implicit: float = 0.0
@@ -120,6 +123,8 @@ class Settings:
               f"evaluator must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
         check(0 <= self.cutoff <= 100_000, f"cutoff must be >= 0 plies, got {self.cutoff}")
         check(0 <= self.mast_eps <= 1, f"mast_eps must be in [0, 1], got {self.mast_eps}")
+        check(0 <= self.mast_plies <= 100_000,
+              f"mast_plies must be >= 0 plies (0: the whole playout), got {self.mast_plies}")
         check(0 <= self.score <= 10, f"score must be in [0, 10], got {self.score}")
         check(0 <= self.score_scale < math.inf, f"score_scale must be >= 0, got {self.score_scale}")
         check(0 <= self.implicit <= 1, f"implicit must be in [0, 1], got {self.implicit}")
@@ -166,6 +171,7 @@ class Settings:
         p[_tree.P_EVAL] = EVALUATORS[self.evaluator]
         p[_tree.P_CUTOFF] = self.cutoff
         p[_tree.P_MAST_EPS] = self.mast_eps
+        p[_tree.P_MAST_PLIES] = self.mast_plies
         p[_tree.P_SCORE] = self.score
         p[_tree.P_SCORE_SCALE] = self.score_scale or max(1.0, points / 4)
         p[_tree.P_IMPLICIT] = self.implicit
