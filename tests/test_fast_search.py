@@ -247,6 +247,7 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,forced=yes,evaluator=external", "forced passes"),
                        ("mcts:10,forced=sometimes", "yes or no"),
                        ("mcts:10,leaf_playouts=0", "leaf_playouts"),
+                       ("mcts:10,mast_plies=-1", "mast_plies"), ("mcts:10,mast_plies=ten", "ten"),
                        ("mcts:10,leaf_playouts=2,evaluator=heuristic", "leaf_playouts averages")):
         with pytest.raises(OptionError, match=says):
             make_agent(spec)
