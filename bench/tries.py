@@ -156,6 +156,11 @@ TRIES: tuple[tuple[str, str], ...] = (
      "2026-12-07; the settings went back to no transpositions)"),
     ("robble-sprt_transpose_1s-vs-uct.rec.gz",
      "the same at 1 s a move (stopped at H0; 2026-12-07)"),
+    ("robble-halving_20000-vs-mcts_20000.rec.gz",
+     "sequential halving at the root (`halving`: a tenth of the budget by UCB1, then rounds "
+     "giving each remaining root move an equal share and keeping the better half by mean "
+     "value; H-MCTS) against the search without, 20,000 simulations each, 60 games, seed 11 "
+     "(2026-12-07; not kept)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
@@ -266,6 +271,11 @@ TRIES: tuple[tuple[str, str], ...] = (
      "transpositions, edges valued by the shared node's mean, with GRAVE, against GRAVE "
      "without, 2,000 simulations each, 60 games (2026-12-07; a tree this size holds few: 2-3% "
      "of its nodes are found again)"),
+    ("pilo-halving_5000-vs-mcts_5000.rec.gz",
+     "sequential halving at the root (`halving`; pilo's settings on both sides) against the "
+     "search without, 5,000 simulations each, 60 games, seed 11 (2026-12-07; not kept): about "
+     "10 simulations a move in the first round, and the two moves left get a third of what "
+     "UCB1 gives its favourite"),
     ("implo-mcts_0.5s-vs-uct_0.25s.rec.gz",
      "the one search with twice the time of uct (scale: what a search twice as fast would "
      "score), 40 games (2026-12-07)"),
@@ -321,6 +331,13 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-local_50_2000_200-vs-mcts_2000.rec.gz", "the same, 200 games, seed 11"),
     ("implo-local_85_2000_200-vs-mcts_2000.rec.gz",
      "local replies for 85 placements in 100, 200 games, seed 11"),
+    ("implo-uniform_noreuse_20000-vs-uct_20000.rec.gz",
+     "the one search, uniform, no tree reuse, against uct at 20,000 simulations each (about "
+     "what 0.25 s a move buys: is the search's loss at equal time a flaw that grows with the "
+     "tree? no), 40 games, seed 21 (2026-12-07)"),
+    ("implo-halving_5000-vs-mcts_5000.rec.gz",
+     "sequential halving at the root (`halving`) against the search without, 5,000 simulations "
+     "each, 60 games, seed 11 (2026-12-07; not kept)"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
