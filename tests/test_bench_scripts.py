@@ -30,6 +30,7 @@ RUNS = [
     ["tries.py"],
     ["transpositions.py", "pilo", "--sims", "2000", "--at", "0.5"],
     ["move_speed.py", "robble", "--engine", "mcts:500", "--plies", "3"],
+    ["implo_resolutions.py", "--games", "2", "--size", "5", "--playouts", "20", "--points", "3"],
     ["az/gumbel_playouts.py", "--games", "1", "--simulations", "30"],
 ]
 

@@ -246,8 +246,6 @@ def test_a_finished_game_and_bad_settings_are_refused() -> None:
                        ("mcts:10,grave=yes,evaluator=external", "grave needs"),
                        ("mcts:10,forced=yes,evaluator=external", "forced passes"),
                        ("mcts:10,forced=sometimes", "yes or no"),
-                       ("mcts:10,halving=yes,evaluator=external", "halving runs"),
-                       ("mcts:10,halving=half", "yes or no"),
                        ("mcts:10,leaf_playouts=0", "leaf_playouts"),
                        ("mcts:10,mast_plies=-1", "mast_plies"), ("mcts:10,mast_plies=ten", "ten"),
                        ("mcts:10,leaf_playouts=2,evaluator=heuristic", "leaf_playouts averages")):
@@ -867,74 +865,3 @@ def test_key_zero_finds_and_records_nothing() -> None:
     assert _transposition(12345, 7, table) == -1
     assert _transposition(12345, 9, table) == 7
     assert table[-1, 0] == 1
-
-
-@pytest.mark.parametrize("name", boardlab.GAMES)
-def test_a_root_action_set_in_the_parameters_starts_every_simulation(name: str) -> None:
-    """The compiled half of ``halving``: with P_ROOT_ACTION set, each
-    simulation of the call takes that root move (an untried one too), and no
-    other root move gains a visit."""
-    from boardlab.fast import _tree
-    for game in _random_positions(name, 2, seed=4):
-        s = Search(game, Settings(grave=True, grave_ref=5), seed=3)
-        s.run(50)
-        before = {c.action: c.visits for c in s.children()}
-        target = min(before, key=lambda a: (before[a], a))  # one of the least tried
-        s.params[_tree.P_ROOT_ACTION] = target
-        assert s.run(40) == 40 or s.proven != -1
-        s.params[_tree.P_ROOT_ACTION] = -1
-        after = {c.action: c.visits for c in s.children()}
-        if s.proven == -1:
-            assert after[target] == before[target] + 40
-        assert all(after[a] == before[a] for a in before if a != target)
-        _check_tree(s, game)
-
-
-@pytest.mark.parametrize("name", boardlab.GAMES)
-def test_halving_keeps_to_its_budget_tries_every_root_move_and_plays_a_legal_one(name: str) -> None:
-    for game in _random_positions(name, 3, seed=6):
-        s = Search(game, Settings(halving=True, grave=name == "pilo"), seed=2)
-        k = len(game.legal_actions())
-        budget = 40 * k
-        done = s.run_for(Limit(budget))
-        assert done <= budget and done == s.simulations
-        if s.proven == -1:
-            assert done >= budget - 2 * k  # what rounding each round's share leaves
-            assert all(c.visits >= 1 for c in s.children())
-        assert s.best_action() in game.legal_actions()
-        _check_tree(s, game)
-        timed = Search(game, Settings(halving=True), seed=2)
-        timed.run_for(Limit(seconds=0.02))
-        assert timed.best_action() in game.legal_actions()
-
-
-@pytest.mark.parametrize("name", ["vimbre", "yugo"])
-def test_halving_keeps_a_move_that_wins_at_once(name: str) -> None:
-    """A move that wins at once returns +1 every time it is tried, so every
-    round keeps it: without the solver the move played has won every
-    simulation through it too (another may have, where the position is won
-    anyway), with the solver it is a proven win. (Implo, robble and pilo
-    end on their last empty point or a pass on small boards, where a win
-    with a choice beside it hardly occurs.)"""
-    found = 0
-    rng = random.Random(8)
-    for _ in range(80):
-        game = boardlab.new_game(name, 4)
-        while not game.is_over:
-            wins = _winning_moves(game)
-            if wins and len(game.legal_actions()) >= 2:
-                for solver in (False, True):
-                    s = Search(game, Settings(halving=True, solver=solver), seed=found)
-                    s.run_for(Limit(30 * len(game.legal_actions()) + 50))
-                    pick = s.best_action()
-                    if solver:
-                        assert pick in wins, game.position()
-                    else:
-                        value = {c.action: c.value for c in s.children()}[pick]
-                        assert value == pytest.approx(1.0), game.position()
-                found += 1
-                break
-            game.apply_action(rng.choice(game.legal_actions()))
-        if found >= 4:
-            break
-    assert found >= 2, f"too few immediate wins met in {name}: {found}"

@@ -86,7 +86,6 @@ from ._tree import (
     P_MAXKIDS,
     P_PB,
     P_PRIORS,
-    P_ROOT_ACTION,
     P_SOLVER,
     P_TRANSPOSE,
     P_VLOSS,
@@ -125,22 +124,6 @@ def _transposition(key, new, table):
 
 
 @njit(**_NO_RC)
-def _root_edge(node, want, chosen, first, kids, tried, action, prior, amaf):
-    """The edge of ``node`` whose action is ``want`` (an untried one brought
-    to the front of the untried, where a new child is made), or ``chosen``
-    if the node keeps no such move."""
-    f = first[node]
-    t = f + tried[node]
-    for x in range(f, f + kids[node]):
-        if action[x] == want:
-            if x > t:
-                _swap_untried(x, t, action, prior, amaf)
-                return t
-            return x
-    return chosen
-
-
-@njit(**_NO_RC)
 def _simulate(legal_actions, apply, current_player, outcome, playout, policy, prior_fn,
               evaluate, has_eval, live, copy_state, key_fn, root_state, root, swap, params, rng,
               parent, pedge, first, kids, tried, nlegal, player, proven, n, w, hv, action, prior,
@@ -172,9 +155,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
     # another move order) is linked, not made again: the paths into it share
     # what was learnt below it, each edge keeping its own statistics
     transpose = params[P_TRANSPOSE] > 0.5
-    # sequential halving at the root (``halving``): every simulation of this
-    # call starts with this root action (-1: selection chooses)
-    root_action = int(params[P_ROOT_ACTION])
     record = buf[:0]
     for done in range(sims):
         if solver and proven[root] != UNKNOWN:
@@ -240,8 +220,6 @@ def _simulate(legal_actions, apply, current_player, outcome, playout, policy, pr
             else:
                 e = _select(node, swap, rng, params, first, kids, tried, player, proven, n, w, hv,
                             action, prior, child, en, ew)
-            if node == root and root_action >= 0:
-                e = _root_edge(node, root_action, e, first, kids, tried, action, prior, amaf)
             a = action[e]
             if use_seq and seqlen < seq.shape[1]:
                 seq[0, seqlen] = a

@@ -62,9 +62,8 @@ NST_MIN_VISITS = 7.0
 # params (float64 vector)
 (P_C, P_CPUCT, P_FPU, P_FPU_RED, P_SOLVER, P_SCORE, P_SCORE_SCALE, P_IMPLICIT, P_EVAL,
  P_CUTOFF, P_MAST_EPS, P_PRIORS, P_MAXKIDS, P_PRIOR_TEMP, P_PB, P_VLOSS, P_GRAVE, P_GRAVE_REF,
- P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF, P_TRANSPOSE, P_MAST_PLIES,
- P_ROOT_ACTION) = range(26)
-NUM_PARAMS = 26
+ P_GRAVE_BIAS, P_ALTERNATES, P_FORCED, P_GRAVE_MAX, P_LEAF, P_TRANSPOSE, P_MAST_PLIES) = range(25)
+NUM_PARAMS = 25
 
 
 def default_params() -> np.ndarray:
@@ -77,7 +76,6 @@ def default_params() -> np.ndarray:
     p[P_SCORE_SCALE] = 1.0
     p[P_PRIOR_TEMP] = 1.0
     p[P_VLOSS] = 1.0
-    p[P_ROOT_ACTION] = -1.0  # every simulation starts with this root action (-1: any)
     return p
 
 

@@ -74,13 +74,6 @@ class Settings:
     ``transpose``: a position reached by another move order shares its
     node (the game's ``position_key``), so every path into it gains from
     what was searched below it; each edge keeps its own statistics;
-    ``halving``: the root's moves are chosen by sequential halving (a
-    tenth of the budget by the usual selection, then rounds that give each
-    remaining move equally many simulations and keep the better half by
-    mean value; the last one left is played): UCB1 spends its simulations to
-    lose little along the way (cumulative regret), while only the move
-    finally played counts at the root (simple regret; Pepels, Cazenave,
-    Winands and Lanctot 2014, H-MCTS; Karnin, Koren and Somekh 2013);
     ``vloss``: virtual loss of a waiting leaf
     (external evaluation); ``reuse``: keep the subtree of the position
     reached; ``nodes``, ``edges``: tree capacity (positions reached, moves
@@ -110,7 +103,6 @@ class Settings:
     forced: bool = False
     leaf_playouts: int = 1
     transpose: bool = False
-    halving: bool = False
     reuse: bool = True
     nodes: int = 2_000_000
     edges: int = 16_000_000
@@ -150,8 +142,6 @@ class Settings:
         check(not (self.transpose and self.evaluator == "external"),
               "transpose links positions in the search's own simulations: not with "
               "evaluator=external")
-        check(not (self.halving and self.evaluator == "external"),
-              "halving runs the search's own simulations: not with evaluator=external")
         check(0 <= self.vloss <= 10, f"vloss must be in [0, 10], got {self.vloss}")
         check(1000 <= self.nodes <= 50_000_000, f"nodes must be 1,000..50,000,000, got {self.nodes}")
         check(1000 <= self.edges <= 1_000_000_000,
@@ -318,8 +308,6 @@ class Search:
                            t.nlegal, t.player, t.proven, t.n, t.w, t.hv, t.meta)
         self.simulations = 0
         self.root = 0  # the node of ``self.game``'s position (moves on with :meth:`advance`)
-        #: (root node, action) sequential halving chose there (``halving``)
-        self._pick: tuple[int, int] | None = None
 
     # ------------------------------------------------------------ running
     def run(self, sims: int) -> int:
@@ -336,83 +324,8 @@ class Search:
         """Until ``limit`` (a :class:`~boardlab.ai.limit.Limit`: more
         simulations, or seconds on this search's clock) is spent, the root is
         proven or ``should_stop()``; ``every()`` about every ``every_s`` seconds."""
-        if self.settings.halving:
-            return self._run_halving(limit, should_stop, every, every_s)
         return spend(limit, self.run, self.clock, should_stop, every, every_s,
                      done=lambda: self.proven != _tree.UNKNOWN)
-
-    #: share of a budget :meth:`_run_halving` spends on the usual selection first
-    HALVING_PILOT = 0.1
-
-    def _run_halving(self, limit, should_stop, every, every_s) -> int:
-        """:meth:`run_for` with sequential halving at the root (``halving``).
-
-        A tenth of the budget goes to the usual selection (the root's moves
-        listed, the simulations a second measured); the rest is split into
-        ceil(log2 k) rounds for the root's k moves, each remaining move
-        getting an equal share of a round, after which the better half by
-        mean value stays. A timed budget is turned into simulations at the
-        rate measured so far, again before each round."""
-        start = self.clock()
-        sims, secs = limit.simulations, limit.seconds
-        budget_of = type(limit)  # a Limit (boardlab.ai.limit) or anything shaped like one
-        pilot = budget_of(None if sims is None else max(1, int(sims * self.HALVING_PILOT)),
-                      None if secs is None else secs * self.HALVING_PILOT)
-        total = spend(pilot, self.run, self.clock, should_stop, every, every_s,
-                      done=lambda: self.proven != _tree.UNKNOWN)
-        self._pick = None
-        left = self.children()
-        rounds = math.ceil(math.log2(len(left))) if len(left) > 1 else 0
-        if rounds == 0 or self.proven != _tree.UNKNOWN:
-            rest = budget_of(None if sims is None else max(1, sims - total),
-                         None if secs is None else max(1e-6, start + secs - self.clock()))
-            return total + spend(rest, self.run, self.clock, should_stop, every, every_s,
-                                 done=lambda: self.proven != _tree.UNKNOWN)
-        mover = int(self.tree.player[self.root])
-
-        def rank(c: ChildStats) -> tuple[float, float]:
-            sure = 1.0 if c.proven == mover else (-1.0 if c.proven not in (_tree.UNKNOWN, mover) else 0.0)
-            return (sure, c.value)
-
-        next_every = start + every_s
-        mark, marked = start, 0  # the rate: first the pilot's, then the last round's
-        r = 0
-        while True:
-            last = r >= rounds - 1
-            budget = math.inf if sims is None else sims - total
-            if secs is not None:
-                now = self.clock()
-                rate = (total - marked) / max(now - mark, 1e-9)
-                mark, marked = now, total
-                budget = min(budget, rate * (start + secs - now))
-            each = int(budget / (max(1, rounds - r) * len(left)))
-            if each < 1:
-                break
-            for c in left:
-                self.params[_tree.P_ROOT_ACTION] = c.action
-                try:
-                    total += self.run(each)
-                finally:
-                    self.params[_tree.P_ROOT_ACTION] = -1.0
-                if self.proven != _tree.UNKNOWN:
-                    return total
-                if every is not None and self.clock() >= next_every:
-                    every()
-                    next_every = self.clock() + every_s
-                if should_stop is not None and should_stop():
-                    return total
-            if not last:  # the better half stays
-                stats = {c.action: c for c in self.children()}
-                left = sorted((stats[c.action] for c in left), key=rank, reverse=True)
-                left = left[:max(1, (len(left) + 1) // 2)]
-                r += 1
-            elif secs is None:
-                break
-            # a timed last round goes on, at the rate just measured, until the time is spent
-        stats = {c.action: c for c in self.children()}
-        left = [stats[c.action] for c in left]
-        self._pick = (self.root, max(left, key=rank).action)
-        return total
 
     # ------------------------------------------------------------ external evaluation
     def collect(self, want: int, force: int = -1) -> tuple[np.ndarray, np.ndarray]:
@@ -549,8 +462,6 @@ class Search:
         wins = [c for c in kids if c.proven == mover and c.action != self.swap]
         if wins:
             return wins[0].action
-        if self._pick is not None and self._pick[0] == self.root:
-            return self._pick[1]
         return max(kids, key=lambda c: (c.visits, c.value if c.visits else -2.0, c.prior)).action
 
     def principal_variation(self, first_action: int, length: int = 12) -> list[int]:
