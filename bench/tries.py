@@ -161,6 +161,12 @@ TRIES: tuple[tuple[str, str], ...] = (
      "giving each remaining root move an equal share and keeping the better half by mean "
      "value; H-MCTS) against the search without, 20,000 simulations each, 60 games, seed 11 "
      "(2026-12-07; not kept)"),
+    ("robble-tune_solver-100000-vs-mcts_100000.rec.gz",
+     "robble's settings with the MCTS-solver against without, 100,000 simulations each (about "
+     "0.2 s a move), 120 games, seed 11 (2026-12-07; not kept)"),
+    ("robble-tune_c085-100000-vs-mcts_100000.rec.gz",
+     "robble's settings with exploration c = 0.85 against c = 1, 100,000 simulations each, 120 "
+     "games, seed 11 (2026-12-07; a lead, not yet measured against uct)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
@@ -276,6 +282,25 @@ TRIES: tuple[tuple[str, str], ...] = (
      "search without, 5,000 simulations each, 60 games, seed 11 (2026-12-07; not kept): about "
      "10 simulations a move in the first round, and the two moves left get a third of what "
      "UCB1 gives its favourite"),
+    ("pilo-tune_c07-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with exploration c = 0.7 against c = 1, 2,000 simulations each, 200 "
+     "games, seed 11 (2026-12-07; not kept)"),
+    ("pilo-tune_c14-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with exploration c = 1.4 against c = 1, 2,000 simulations each, 153 "
+     "games, seed 11 (2026-12-07; not kept)"),
+    ("pilo-tune_eps03-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with NST's uniform share 0.3 (`mast_eps`) against 0.5, 2,000 simulations "
+     "each, 200 games, seed 11 (2026-12-07; not kept)"),
+    ("pilo-tune_plies20-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with NST for 20 playout plies (`mast_plies`) against 10, 2,000 "
+     "simulations each, 200 games, seed 11 (2026-12-07; not kept)"),
+    ("pilo-tune_ref25-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with GRAVE's reference at 25 visits (`grave_ref`) against 50, 2,000 "
+     "simulations each, 200 games, seed 11 (2026-12-07; not kept)"),
+    ("pilo-tune_combo-2000-vs-mcts_2000.rec.gz",
+     "pilo's settings with the two best of those together (`mast_eps=0.3`, `mast_plies=20`) "
+     "against pilo's settings, 2,000 simulations each, 200 games, seed 13 (2026-12-07; not "
+     "kept)"),
     ("implo-mcts_0.5s-vs-uct_0.25s.rec.gz",
      "the one search with twice the time of uct (scale: what a search twice as fast would "
      "score), 40 games (2026-12-07)"),
