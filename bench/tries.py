@@ -167,6 +167,9 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("robble-tune_c085-100000-vs-mcts_100000.rec.gz",
      "robble's settings with exploration c = 0.85 against c = 1, 100,000 simulations each, 120 "
      "games, seed 11 (2026-12-07; a lead, not yet measured against uct)"),
+    ("robble-tune_c085-1s-vs-uct_1s.rec.gz",
+     "robble's settings with c = 0.85 against uct at 1 s a move (equal CPU time), 20 games, "
+     "seed 19 (2026-12-07; a screen, not yet an SPRT: robble's settings keep c = 1)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
