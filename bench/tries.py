@@ -166,7 +166,7 @@ TRIES: tuple[tuple[str, str], ...] = (
      "0.2 s a move), 120 games, seed 11 (2026-12-07; not kept)"),
     ("robble-tune_c085-100000-vs-mcts_100000.rec.gz",
      "robble's settings with exploration c = 0.85 against c = 1, 100,000 simulations each, 120 "
-     "games, seed 11 (2026-12-07; a lead, not yet measured against uct)"),
+     "games, seed 11 (2026-12-07; a lead: against uct at 1 s in the next row)"),
     ("robble-tune_c085-1s-vs-uct_1s.rec.gz",
      "robble's settings with c = 0.85 against uct at 1 s a move (equal CPU time), 20 games, "
      "seed 19 (2026-12-07; a screen, not yet an SPRT: robble's settings keep c = 1)"),
@@ -289,7 +289,7 @@ TRIES: tuple[tuple[str, str], ...] = (
      "pilo's settings with exploration c = 0.7 against c = 1, 2,000 simulations each, 200 "
      "games, seed 11 (2026-12-07; not kept)"),
     ("pilo-tune_c14-2000-vs-mcts_2000.rec.gz",
-     "pilo's settings with exploration c = 1.4 against c = 1, 2,000 simulations each, 153 "
+     "pilo's settings with exploration c = 1.4 against c = 1, 2,000 simulations each, 200 "
      "games, seed 11 (2026-12-07; not kept)"),
     ("pilo-tune_eps03-2000-vs-mcts_2000.rec.gz",
      "pilo's settings with NST's uniform share 0.3 (`mast_eps`) against 0.5, 2,000 simulations "
