@@ -169,7 +169,13 @@ TRIES: tuple[tuple[str, str], ...] = (
      "games, seed 11 (2026-12-07; a lead: against uct at 1 s in the next row)"),
     ("robble-tune_c085-1s-vs-uct_1s.rec.gz",
      "robble's settings with c = 0.85 against uct at 1 s a move (equal CPU time), 20 games, "
-     "seed 19 (2026-12-07; a screen, not yet an SPRT: robble's settings keep c = 1)"),
+     "seed 19 (2026-12-07; a screen; the SPRTs below followed)"),
+    ("robble-sprt_c085_0.25s-vs-uct.rec.gz",
+     "the SPRT of bench/strength.py at 0.25 s a move with c = 0.85 in robble's settings "
+     "(stopped at H0, 18-7; 2026-12-07: c = 1's SPRT had passed, 27-2, so the settings went "
+     "back to c = 1)"),
+    ("robble-sprt_c085_1s-vs-uct.rec.gz",
+     "the same at 1 s a move (stopped at H0, 7-5; 2026-12-07)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
