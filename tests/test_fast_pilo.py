@@ -252,6 +252,37 @@ def test_playout_choice_is_uniform_over_the_legal_actions():
     assert all(abs(c - 400) < 100 for c in counts.values()), counts  # 5 sigma
 
 
+def test_informed_playout_takes_a_capture_whenever_there_is_one():
+    """pilo's ``POLICY_PLAYOUT`` (the kernel's playout with captures first):
+    where the mover has captures its first action is one of them, each about
+    equally often; with none, it draws the placements uniformly, as the
+    kernel's playout does; the swap keeps its uniform share."""
+    from boardlab.games.pilo.search import POLICY_PLAYOUT
+
+    position = setup("pilo 4 4/1o2/oboo/1o2 orange pie=no swap=no passes=0 last=blue")
+    captures = [a for a in position.legal_actions() if a >= 16]
+    base = k.from_game(position)
+    record = np.zeros(Pilo.max_game_length_for(4), dtype=np.int64)
+    rng = new_rng(5)
+    counts: dict[int, int] = {}
+    for _ in range(2500):
+        state = base.copy()
+        POLICY_PLAYOUT(state, rng, record)
+        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    assert sorted(counts) == captures
+    assert all(abs(c - 500) < 120 for c in counts.values()), counts  # 5 sigma
+    game = boardlab.new_game("pilo", 4)
+    game.play("b2")  # no capture for orange: 15 placements and the swap
+    state0 = k.from_game(game)
+    counts = {}
+    for _ in range(6400):
+        state = state0.copy()
+        POLICY_PLAYOUT(state, rng, record)
+        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    assert sorted(counts) == game.legal_actions()
+    assert all(abs(c - 400) < 100 for c in counts.values()), counts  # 5 sigma
+
+
 # ---------------------------------------------------------------- hand-built positions
 
 BOARDS = {

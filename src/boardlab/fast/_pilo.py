@@ -664,13 +664,16 @@ def live_scores(state, out):
     return True
 
 
-@njit(int64(int64[::1], uint64[::1], int64[::1]), cache=True)
-def playout(state, rng, record):
-    """Uniform random actions until the game is over; returns the plies.
+@njit(cache=True)
+def playout_by(state, rng, record, captures_first):
+    """Random actions until the game is over; returns the plies.
 
-    Each ply is one draw over ``empties + captures of the mover (+ swap)``
-    (``pass`` when both are none); the capture entries carry their line
-    positions, so no action is decoded."""
+    Uniform (``captures_first`` False): each ply is one draw over ``empties
+    + captures of the mover (+ swap)`` (``pass`` when both are none); the
+    capture entries carry their line positions, so no action is decoded.
+    With ``captures_first`` (pilo's informed playout,
+    :mod:`boardlab.games.pilo.search`) the swap keeps its uniform share and
+    otherwise a capture is taken whenever the mover has one."""
     size = state[0]
     n = size * size
     pass_action = n + 4 * n * (size - 1)
@@ -693,14 +696,19 @@ def playout(state, rng, record):
             state[_PASSES] += 1
             state[_PLAYER] = player ^ 1
         else:
-            if swap_ok:
-                total += 1
-            r = rand_below(rng, total)
+            if not captures_first:
+                r = np.int64(rand_below(rng, total + 1 if swap_ok else total))
+            elif swap_ok and rand_below(rng, total + 1) == total:
+                r = total
+            elif nc > 0:
+                r = ne + np.int64(rand_below(rng, nc))
+            else:
+                r = np.int64(rand_below(rng, ne))
             if r < ne:
                 action = state[empty + r]
                 _place(state, action, player)
                 _board_play_done(state, player)
-            elif r - ne == nc:
+            elif r == total:
                 action = pass_action + 1  # swap: the same color moves on
             else:
                 r -= ne
@@ -719,3 +727,9 @@ def playout(state, rng, record):
             record[plies] = action
         plies += 1
     return plies
+
+
+@njit(int64(int64[::1], uint64[::1], int64[::1]), cache=True)
+def playout(state, rng, record):
+    """Uniform random actions until the game is over; returns the plies."""
+    return playout_by(state, rng, record, False)

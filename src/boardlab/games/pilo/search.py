@@ -10,74 +10,16 @@ The pie swap stays a uniform choice, as the kernel's playout makes it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from ...fast._pilo import (
-    _ACTION_MASK,
-    _NCAP,
-    _NEMPTY,
-    _PASSES,
-    _PIE,
-    _PLAYER,
-    OPEN,
-    _advance_pie,
-    _board_play_done,
-    _capcnt,
-    _caps,
-    _capture,
-    _empty,
-    _place,
-)
-from ...fast._rng import rand_below
+from ...fast._pilo import playout_by
 from ...fast.kernels import SIG_PLAYOUT
 
 
 @njit(SIG_PLAYOUT, cache=True)
 def policy_playout(state, rng, record):
-    size = state[0]
-    n = size * size
-    pass_action = n + 4 * n * (size - 1)
-    lines = 2 * size
-    w = 2 * size
-    empty = _empty(size)
-    capcnt = _capcnt(size)
-    caps = _caps(size)
-    plies = 0
-    cap = record.shape[0]
-    while state[_PASSES] < 2:
-        swap_ok = state[_PIE] == OPEN
-        _advance_pie(state)
-        player = state[_PLAYER]
-        ne = state[_NEMPTY]
-        nc = state[_NCAP + player]
-        if ne + nc == 0:
-            action = pass_action
-            state[_PASSES] += 1
-            state[_PLAYER] = player ^ 1
-        elif swap_ok and rand_below(rng, ne + nc + 1) == ne + nc:
-            action = pass_action + 1  # swap: the same color moves on
-        elif nc > 0:
-            r = np.int64(rand_below(rng, nc))
-            cnt = capcnt + player * lines
-            li = 0
-            while r >= state[cnt + li]:
-                r -= state[cnt + li]
-                li += 1
-            entry = state[caps + (player * lines + li) * w + r]
-            action = entry & _ACTION_MASK
-            _capture(state, li, (entry >> 15) & 31, (entry >> 20) & 31, player)
-            _board_play_done(state, player)
-        else:
-            action = state[empty + np.int64(rand_below(rng, ne))]
-            _place(state, action, player)
-            _board_play_done(state, player)
-        if cap > 0:
-            if plies >= cap:
-                raise ValueError("pilo policy playout: the game is longer than record")
-            record[plies] = action
-        plies += 1
-    return plies
+    """The kernel's playout with captures first (see the module's docstring)."""
+    return playout_by(state, rng, record, True)
 
 
 POLICY_PLAYOUT = policy_playout
