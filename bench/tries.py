@@ -310,6 +310,10 @@ TRIES: tuple[tuple[str, str], ...] = (
      "pilo's settings with the two best of those together (`mast_eps=0.3`, `mast_plies=20`) "
      "against pilo's settings, 2,000 simulations each, 200 games, seed 13 (2026-12-07; not "
      "kept)"),
+    ("pilo-implicit_0.3_2000_100-vs-mcts_2000.rec.gz",
+     "pilo's settings with implicit minimax backups (weight 0.3, the live territory margin, "
+     "tanh(margin / 16)) against pilo's settings, 2,000 simulations each, 100 games, seed 11 "
+     "(2026-12-07; not kept)"),
     ("implo-mcts_0.5s-vs-uct_0.25s.rec.gz",
      "the one search with twice the time of uct (scale: what a search twice as fast would "
      "score), 40 games (2026-12-07)"),
@@ -372,6 +376,22 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-halving_5000-vs-mcts_5000.rec.gz",
      "sequential halving at the root (`halving`) against the search without, 5,000 simulations "
      "each, 60 games, seed 11 (2026-12-07; not kept)"),
+    ("implo-cutoff_40_2000-vs-mcts_2000.rec.gz",
+     "playouts cut after 40 plies and judged by the live score margin (tanh(margin / 1)) "
+     "against playouts to the end, 2,000 simulations each, 40 games, seed 11 (2026-12-07; the "
+     "cut playout lists the legal actions each ply, so it ran no faster; not kept)"),
+    ("implo-implicit_0.3_2000-vs-mcts_2000.rec.gz",
+     "implicit minimax backups (weight 0.3) on the live score margin (tanh(margin / 3)) against "
+     "the search without, 2,000 simulations each, 60 games, seed 11 (2026-12-07)"),
+    ("implo-implicit_0.3_2000_100-vs-mcts_2000.rec.gz",
+     "the same, 100 games, seed 13 (99-61 in all, 62%, 95% 54%-69%)"),
+    ("implo-implicit_0.5_2000-vs-mcts_2000.rec.gz", "the same with weight 0.5, 60 games, seed 11"),
+    ("implo-implicit_0.2_2000_100-vs-mcts_2000.rec.gz",
+     "the same with weight 0.2, 100 games, seed 13"),
+    ("implo-implicit_0.3_20000-vs-mcts_20000.rec.gz",
+     "weight 0.3 at 20,000 simulations each (about 0.25 s a move), seed 21, stopped after 15 "
+     "games: the gain at 2,000 turns into a loss where the tree is deep (the live score "
+     "counts markers and not the stone group an owned patch costs; not kept)"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
