@@ -176,6 +176,13 @@ TRIES: tuple[tuple[str, str], ...] = (
      "back to c = 1)"),
     ("robble-sprt_c085_1s-vs-uct.rec.gz",
      "the same at 1 s a move (stopped at H0, 7-5; 2026-12-07)"),
+    ("robble-implicit_0.3_20000-vs-mcts_20000.rec.gz",
+     "robble's settings with implicit minimax backups (weight 0.3 on the live margin of the "
+     "biggest leftover groups, tanh(margin / 12.25)) against robble's settings, 20,000 "
+     "simulations each, seed 11, stopped after 49 games (2026-12-07; not kept)"),
+    ("robble-score_0.2_20000_100-vs-mcts_20000.rec.gz",
+     "robble's settings with score-aware backups (weight 0.2 on the final margin) against "
+     "robble's settings, 20,000 simulations each, 100 games, seed 11 (2026-12-07; not kept)"),
     ("pilo-uct_0.4s-vs-uct_0.1s.rec.gz", "the yardstick with 4x the time (scale)"),
     ("pilo-uct_2s_20-vs-uct_1s.rec.gz",
      "the yardstick with twice the time at 1 s a move (scale at the big budget), 20 games, "
