@@ -399,6 +399,29 @@ TRIES: tuple[tuple[str, str], ...] = (
      "weight 0.3 at 20,000 simulations each (about 0.25 s a move), seed 21, stopped after 15 "
      "games: the gain at 2,000 turns into a loss where the tree is deep (the live score "
      "counts markers and not the stone group an owned patch costs; not kept)"),
+    ("implo-implicit_0.3_s10_5000-vs-mcts_5000.rec.gz",
+     "implicit minimax (weight 0.3) on a softer live score margin (tanh(margin / 10)) against "
+     "the search without, 5,000 simulations each, 60 games, seed 13 (2026-12-07)"),
+    ("implo-implicit_0.3_s10_10000-vs-mcts_10000.rec.gz",
+     "the same at 10,000 simulations each, 40 games, seed 41"),
+    ("implo-implicit_0.3_s10_20000-vs-mcts_20000.rec.gz",
+     "the same at 20,000 simulations each, 40 games, seed 21 (92-48 in all at equal "
+     "simulations, 66%)"),
+    ("implo-implicit_0.3_s10_0.25s-vs-mcts_0.25s.rec.gz",
+     "the same at equal CPU time, 0.25 s a move each, 40 games, seed 41 (the openings of the "
+     "10,000-simulation row: the implicit side searched about 6% fewer simulations a move)"),
+    ("implo-implicit_0.3_s10_0.25s_s43-vs-mcts_0.25s.rec.gz",
+     "the same, seed 43 (35-45 in all at equal time, 44%: the gain at equal simulations is "
+     "gone, for a reason not found; not kept)"),
+    ("implo-implicit_0.3_s10_0.25s-vs-uct.rec.gz",
+     "the same against uct at 0.25 s a move, seed 23, stopped after 34 games"),
+    ("implo-mcts_10000-vs-uct_10000.rec.gz",
+     "implo's search (uniform, tree reuse) against uct at 10,000 simulations each, seed 31, "
+     "stopped after 53 games (2026-12-07: is implo's search weaker than uct at a few thousand "
+     "simulations? no)"),
+    ("implo-reuse_10000-vs-reuse_no_10000.rec.gz",
+     "implo's search with tree reuse against without, 10,000 simulations each, seed 31, "
+     "stopped after 25 games"),
     ("vimbre-plain-vs-uct.rec.gz", "the one search, uniform"),
     ("vimbre-priors_40-vs-uct.rec.gz", "slack priors ordering moves, best 40 kept (kept: `mcts`)"),
     ("vimbre-priors_puct-vs-uct.rec.gz", "slack priors with PUCT, best 60, c = 0.3"),
