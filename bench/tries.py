@@ -402,6 +402,10 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-implicit_0.3_s10_5000-vs-mcts_5000.rec.gz",
      "implicit minimax (weight 0.3) on a softer live score margin (tanh(margin / 10)) against "
      "the search without, 5,000 simulations each, 60 games, seed 13 (2026-12-07)"),
+    ("implo-generic_path_5000-vs-mcts_5000.rec.gz",
+     "a control: implicit weight 1e-6 (the search's general selection and backup instead of "
+     "the plain loop's, with no effect on the values) against the plain loop, 5,000 "
+     "simulations each, 60 games, seed 13 (the openings of the row above)"),
     ("implo-implicit_0.3_s10_10000-vs-mcts_10000.rec.gz",
      "the same at 10,000 simulations each, 40 games, seed 41"),
     ("implo-implicit_0.3_s10_20000-vs-mcts_20000.rec.gz",
