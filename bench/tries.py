@@ -409,14 +409,19 @@ TRIES: tuple[tuple[str, str], ...] = (
     ("implo-implicit_0.3_s10_10000-vs-mcts_10000.rec.gz",
      "the same at 10,000 simulations each, 40 games, seed 41"),
     ("implo-implicit_0.3_s10_20000-vs-mcts_20000.rec.gz",
-     "the same at 20,000 simulations each, 40 games, seed 21 (92-48 in all at equal "
-     "simulations, 66%)"),
+     "the same at 20,000 simulations each, 40 games, seed 21"),
+    ("implo-implicit_0.3_s10_10000_s43-vs-mcts_10000.rec.gz",
+     "the same at 10,000 simulations each, 40 games, seed 43 (the openings of the second "
+     "equal-time row below; 121-59 in all at equal simulations, 67%)"),
     ("implo-implicit_0.3_s10_0.25s-vs-mcts_0.25s.rec.gz",
      "the same at equal CPU time, 0.25 s a move each, 40 games, seed 41 (the openings of the "
      "10,000-simulation row: the implicit side searched about 6% fewer simulations a move)"),
     ("implo-implicit_0.3_s10_0.25s_s43-vs-mcts_0.25s.rec.gz",
      "the same, seed 43 (35-45 in all at equal time, 44%: the gain at equal simulations is "
-     "gone, for a reason not found; not kept)"),
+     "gone; not kept)"),
+    ("implo-implicit_0.3_s10_0.25s-vs-generic_0.25s.rec.gz",
+     "the same at 0.25 s a move against implicit weight 1e-6 (the same general loop, no "
+     "effect on the values), 40 games, seed 41"),
     ("implo-implicit_0.3_s10_0.25s-vs-uct.rec.gz",
      "the same against uct at 0.25 s a move, seed 23, stopped after 34 games"),
     ("implo-mcts_10000-vs-uct_10000.rec.gz",
