@@ -410,6 +410,8 @@ TRIES: tuple[tuple[str, str], ...] = (
      "the same at 10,000 simulations each, 40 games, seed 41"),
     ("implo-implicit_0.3_s10_20000-vs-mcts_20000.rec.gz",
      "the same at 20,000 simulations each, 40 games, seed 21"),
+    ("implo-implicit_0.3_s10_40000-vs-mcts_40000.rec.gz",
+     "the same at 40,000 simulations each, 20 games, seed 41 (the gain fades with the budget)"),
     ("implo-implicit_0.3_s10_10000_s43-vs-mcts_10000.rec.gz",
      "the same at 10,000 simulations each, 40 games, seed 43 (the openings of the second "
      "equal-time row below; 121-59 in all at equal simulations, 67%)"),
