@@ -220,6 +220,16 @@ def test_playouts_are_deterministic_and_seed_dependent():
     assert run(3) != run(4)
 
 
+def first_actions(playout, state, rng, draws: int) -> dict[int, int]:
+    """How often each action is the first of ``draws`` playouts from ``state``."""
+    record = np.zeros(Pilo.max_game_length_for(int(state[0])), dtype=np.int64)
+    counts: dict[int, int] = {}
+    for _ in range(draws):
+        playout(state.copy(), rng, record)
+        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    return counts
+
+
 def test_playout_choice_is_uniform_over_the_legal_actions():
     """First action of playouts from one position: placements, captures on
     different lines and the swap must all be drawn equally often."""
@@ -228,26 +238,16 @@ def test_playout_choice_is_uniform_over_the_legal_actions():
     position = setup("pilo 4 4/1o2/oboo/1o2 orange pie=no swap=no passes=0 last=blue")
     legal = position.legal_actions()
     assert len(legal) == 15 and len([a for a in legal if a >= 16]) == 5
-    base = k.from_game(position)
-    record = np.zeros(Pilo.max_game_length_for(4), dtype=np.int64)
     draws = 9000
-    counts = dict.fromkeys(legal, 0)
     rng = new_rng(11)
-    for _ in range(draws):
-        state = base.copy()
-        k.playout(state, rng, record)
-        counts[int(record[0])] += 1  # KeyError if an illegal action was drawn
+    counts = first_actions(k.playout, k.from_game(position), rng, draws)
+    assert sorted(counts) == legal  # nothing illegal drawn, every legal action drawn
     expected = draws / len(legal)
     assert all(abs(c - expected) < 0.2 * expected for c in counts.values()), counts  # 5 sigma
     # with the swap open: 15 placements + swap, uniformly
     game = boardlab.new_game("pilo", 4)
     game.play("b2")
-    state0 = k.from_game(game)
-    counts = {}
-    for _ in range(6400):
-        state = state0.copy()
-        k.playout(state, rng, record)
-        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    counts = first_actions(k.playout, k.from_game(game), rng, 6400)
     assert sorted(counts) == game.legal_actions()
     assert all(abs(c - 400) < 100 for c in counts.values()), counts  # 5 sigma
 
@@ -261,24 +261,13 @@ def test_informed_playout_takes_a_capture_whenever_there_is_one():
 
     position = setup("pilo 4 4/1o2/oboo/1o2 orange pie=no swap=no passes=0 last=blue")
     captures = [a for a in position.legal_actions() if a >= 16]
-    base = k.from_game(position)
-    record = np.zeros(Pilo.max_game_length_for(4), dtype=np.int64)
     rng = new_rng(5)
-    counts: dict[int, int] = {}
-    for _ in range(2500):
-        state = base.copy()
-        POLICY_PLAYOUT(state, rng, record)
-        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    counts = first_actions(POLICY_PLAYOUT, k.from_game(position), rng, 2500)
     assert sorted(counts) == captures
-    assert all(abs(c - 500) < 120 for c in counts.values()), counts  # 5 sigma
+    assert all(abs(c - 500) < 120 for c in counts.values()), counts  # 6 sigma
     game = boardlab.new_game("pilo", 4)
     game.play("b2")  # no capture for orange: 15 placements and the swap
-    state0 = k.from_game(game)
-    counts = {}
-    for _ in range(6400):
-        state = state0.copy()
-        POLICY_PLAYOUT(state, rng, record)
-        counts[int(record[0])] = counts.get(int(record[0]), 0) + 1
+    counts = first_actions(POLICY_PLAYOUT, k.from_game(game), rng, 6400)
     assert sorted(counts) == game.legal_actions()
     assert all(abs(c - 400) < 100 for c in counts.values()), counts  # 5 sigma
 
