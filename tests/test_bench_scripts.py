@@ -24,6 +24,7 @@ RUNS = [
     ["vector.py", "implo", "--seconds", "0.05", "--batches", "4"],
     ["batch_scaling.py", "pilo", "--batches", "4,8", "--rounds", "1", "--seconds", "0.02"],
     ["batch_memory.py", "vimbre", "--batches", "4,8", "--rounds", "1"],
+    ["batch_memory.py", "robble", "--batches", "64,128", "--rounds", "1", "--seconds", "0.02"],
     ["search_speed.py", "robble", "--seconds", "0.05", "--rounds", "1"],
     ["playouts.py", "robble", "--seconds", "0.05", "--size", "5"],
     ["adapters.py", "robble", "--seconds", "0.05", "--rounds", "1", "--size", "5"],
@@ -83,3 +84,26 @@ def test_a_ladder_report_of_one_game_keeps_the_other_games_rows(tmp_path: Path) 
     assert out.returncode == 0, out.stderr[-3000:]
     table = (tmp_path / "ai.md").read_text().split("<!-- ladder:begin -->")[1]
     assert "| yugo 9x9 |" in table and "| vimbre 11x11 |" in table and "| pilo 8x8 |" not in table
+
+
+def test_a_tiled_batch_plays_its_originals_games_in_every_copy() -> None:
+    """``bench/batch_memory.py``'s ``tiled`` column rests on each copy
+    playing the very game of its original (so the processor sees only 64
+    games' branches): every per-game array a step reads must be copied."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from batch_memory import tiled
+    finally:
+        sys.path.pop(0)
+    from boardlab.fast import Batch
+
+    for game in ("yugo", "implo"):
+        small = Batch(game, 4, seed=3, auto_reset=True)
+        for _ in range(5):
+            small.step(small.random_actions())
+        env = tiled(game, small, 12)
+        for _ in range(40):
+            env.step(env.random_actions())
+        rows = env.states.reshape(3, 4, -1)
+        assert (rows == rows[0]).all()
+        assert len({tuple(r) for r in env.states[:4]}) > 1  # the four originals differ

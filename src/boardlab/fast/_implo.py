@@ -585,9 +585,8 @@ def legal_actions(state, out):
         pof = _H + _POF * n
         pnch = _H + _PNCH * n
         for p in range(n):  # @p (n + p) before every @p/g (2n + ...)
-            if state[pof + p] == p and state[pnch + p] == 0:
-                out[k] = n + p
-                k += 1
+            out[k] = n + p
+            k += (state[pof + p] == p) & (state[pnch + p] == 0)
         for p in range(n):
             if state[pof + p] == p and state[pnch + p] > 0:
                 chm = _H + _PCHM * n + _MAXCH * p
@@ -596,10 +595,9 @@ def legal_actions(state, out):
                     out[k] = base + state[chm + j]
                     k += 1
         return k
-    for p in range(n):
-        if state[_H + p] == 0:
-            out[k] = p
-            k += 1
+    for p in range(n):  # branch-free (docs/engine.md, "Batched stepping")
+        out[k] = p
+        k += state[_H + p] == 0
     if state[_PIE] == _OPEN:
         out[k] = 2 * n + n * n
         k += 1

@@ -327,10 +327,9 @@ def legal_actions(state, out):
     size = state[0]
     n = size * size
     k = 0
-    for p in range(n):
-        if state[_HEAD + p] == 0:
-            out[k] = p
-            k += 1
+    for p in range(n):  # branch-free (docs/engine.md, "Batched stepping")
+        out[k] = p
+        k += state[_HEAD + p] == 0
     start = k
     lines = 2 * size
     w = 2 * size
