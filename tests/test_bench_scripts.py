@@ -25,6 +25,7 @@ RUNS = [
     ["batch_scaling.py", "pilo", "--batches", "4,8", "--rounds", "1", "--seconds", "0.02"],
     ["batch_memory.py", "vimbre", "--batches", "4,8", "--rounds", "1"],
     ["batch_memory.py", "robble", "--batches", "64,128", "--rounds", "1", "--seconds", "0.02"],
+    ["playout_branches.py", "pilo", "--seconds", "0.05", "--rounds", "1"],
     ["search_speed.py", "robble", "--seconds", "0.05", "--rounds", "1"],
     ["playouts.py", "robble", "--seconds", "0.05", "--size", "5"],
     ["adapters.py", "robble", "--seconds", "0.05", "--rounds", "1", "--size", "5"],

@@ -23,12 +23,14 @@ from boardlab.fast._rng import new_rng
 from boardlab.fast.check import check_many
 from boardlab.games.implo import Implo
 
-# (size, pie, games, first seed): 520 games; sizes 4, 5, 6, default 9, odd 13, 19
+# (size, pie, games, first seed): 550 games; sizes 4, 5, 6, default 9, 11 (the
+# largest board whose territories are grown on the 128-bit board), odd 13, 19
 DIFFERENTIAL = [
     (4, True, 70, 0), (4, False, 40, 100),
     (5, True, 70, 0), (5, False, 40, 100),
     (6, True, 60, 0), (6, False, 30, 100),
     (9, True, 80, 0), (9, False, 40, 100),
+    (11, True, 30, 0),
     (13, True, 30, 0), (13, False, 20, 100),
     (19, True, 25, 0), (19, False, 15, 100),
 ]

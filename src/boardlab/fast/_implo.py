@@ -49,10 +49,12 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..errors import OptionError
 from ..games.implo import Implo
 from . import _key
+from ._bits import popcount
 from ._rng import rand_below
 
 TERMINATIONS = ("score", "stones", "last-move")
@@ -63,8 +65,9 @@ _PENDING, _OPEN, _CLOSED = 0, 1, 2  # core.pie
 _MARKER = 3  # a marker of color c is c + 3, a stone c + 1
 _MAXCH = 10  # a 4-point patch has at most 10 neighbours, so at most 10 tied groups
 
-# header words
-_SIZE, _NP, _PLAYER, _PIE, _ENDED, _PIEOPT, _NEMPTY, _NPEND, _NRES = range(9)
+# header words; _EBITS.._EBITS + 5: the empty points as a bitboard (bit p of
+# word p // 64), for the territory test of boards up to 128 points
+_SIZE, _NP, _PLAYER, _PIE, _ENDED, _PIEOPT, _NEMPTY, _NPEND, _NRES, _EBITS = range(10)
 _H = 16
 # regions, in units of n words from _H; region 0 is the board (cell values
 # as in the Python engine: 0 empty, c + 1 a stone of color c, c + 3 a marker)
@@ -133,11 +136,88 @@ def _neighbour_table() -> np.ndarray:
 _NBR = _neighbour_table()
 
 
+def _edge_masks() -> np.ndarray:
+    """``[size, 0 or 1, word]``: the points of the first (0) or last (1)
+    column as a two-word bitboard, for the sizes whose n fits 128 bits."""
+    masks = np.zeros((12, 2, 2), dtype=np.uint64)
+    for size in range(4, 12):
+        for p in range(size * size):
+            col = p % size
+            for side, edge in ((0, 0), (1, size - 1)):
+                if col == edge:
+                    masks[size, side, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    return masks
+
+
+_EDGES = _edge_masks()
+_U1 = np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _shl(lo, hi, k):
+    """The two-word bitboard (lo, hi) shifted up k bits (0 < k < 64)."""
+    return lo << k, (hi << k) | (lo >> (np.uint64(64) - k))
+
+
+@njit(cache=True, inline="always")
+def _shr(lo, hi, k):
+    return (lo >> k) | (hi << (np.uint64(64) - k)), hi >> k
+
+
+@njit(cache=True, inline="always")
+def _grow(s: np.ndarray, start: int) -> tuple[np.uint64, np.uint64]:
+    """The empty points reached from the empty point ``start`` in at most
+    four steps, as a two-word bitboard, without a branch on the board (boards
+    of at most 128 points). A territory of at most four points is found
+    whole (its points are at most three steps apart); a bigger one shows five
+    or more points (each step adds one until the territory is exhausted)."""
+    size = s[_SIZE]
+    k1 = np.uint64(1)
+    ks = np.uint64(size)
+    elo = np.uint64(s[_EBITS])
+    ehi = np.uint64(s[_EBITS + 1])
+    not_first_lo = ~_EDGES[size, 0, 0]
+    not_first_hi = ~_EDGES[size, 0, 1]
+    not_last_lo = ~_EDGES[size, 1, 0]
+    not_last_hi = ~_EDGES[size, 1, 1]
+    b = np.uint64(start)
+    lo = (_U1 << (b & np.uint64(63))) * np.uint64(b < 64)
+    hi = (_U1 << (b & np.uint64(63))) * np.uint64(b >= 64)
+    for _ in range(4):
+        elo1, ehi1 = _shl(lo, hi, k1)      # east: not into the first column
+        wlo1, whi1 = _shr(lo, hi, k1)      # west: not into the last column
+        nlo, nhi = _shl(lo, hi, ks)
+        slo, shi = _shr(lo, hi, ks)
+        lo = (lo | (elo1 & not_first_lo) | (wlo1 & not_last_lo) | nlo | slo) & elo
+        hi = (hi | (ehi1 & not_first_hi) | (whi1 & not_last_hi) | nhi | shi) & ehi
+    return lo, hi
+
+
+@njit(cache=True)
+def _region_points(s: np.ndarray, lo: np.uint64, hi: np.uint64, at: int) -> int:
+    """Up to four points of the bitboard (lo, hi) into s[at:at+4]; returns
+    its size if at most four, else -1 (as :func:`_small_region`)."""
+    cnt = popcount(lo) + popcount(hi)
+    k = 0
+    while lo != 0 and k < 4:
+        s[at + k] = trailing_zeros(lo)
+        lo &= lo - _U1
+        k += 1
+    while hi != 0 and k < 4:
+        s[at + k] = 64 + trailing_zeros(hi)
+        hi &= hi - _U1
+        k += 1
+    return cnt if cnt <= 4 else -1
+
+
 @njit(cache=True)
 def _small_region(s: np.ndarray, start: int, at: int) -> int:
     """The territory of the empty point ``start`` into s[at:at+4] if it has at
     most four points (returns the count), else -1 (s[at:at+4] then holds four
     points of that big territory). Visits at most five points."""
+    if s[_NP] <= 128:
+        lo, hi = _grow(s, start)
+        return _region_points(s, lo, hi, at)
     nbr = _NBR[s[_SIZE]]
     board = _H
     s[at] = start
@@ -174,6 +254,7 @@ def _empty_remove(s: np.ndarray, n: int, p: int) -> None:
     s[emp + i] = q
     s[epos + q] = i
     s[_NEMPTY] = last
+    s[_EBITS + (p >> 6)] &= ~(1 << (p & 63))
 
 
 @njit(cache=True)
@@ -182,6 +263,7 @@ def _empty_add(s: np.ndarray, n: int, p: int) -> None:
     s[_H + _EMP * n + k] = p
     s[_H + _EPOS * n + p] = k
     s[_NEMPTY] = k + 1
+    s[_EBITS + (p >> 6)] |= 1 << (p & 63)
 
 
 @njit(cache=True)
@@ -362,6 +444,35 @@ def _join(s: np.ndarray, p: int, stone: int) -> None:
 
 
 @njit(cache=True)
+def _new_patches_bits(s: np.ndarray, p: int) -> None:
+    """:func:`_place`'s search for new patches next to p on the bitboard
+    (boards of at most 128 points): each empty neighbour's territory grown
+    four steps, once per territory (a neighbour inside a territory already
+    grown is skipped), a patch registered for each of at most four points."""
+    n = s[_NP]
+    nbr = _NBR[s[_SIZE]]
+    reg = _H + _SCR * n + 4
+    seen_lo = np.uint64(0)
+    seen_hi = np.uint64(0)
+    found = 0
+    for d in range(4):
+        q = nbr[4 * p + d]
+        if q < 0 or s[_H + q] != 0:
+            continue
+        b = np.uint64(q & 63)
+        if ((seen_lo >> b) & _U1) * np.uint64(q < 64) + ((seen_hi >> b) & _U1) * np.uint64(q >= 64):
+            continue
+        lo, hi = _grow(s, q)
+        seen_lo |= lo
+        seen_hi |= hi
+        if popcount(lo) + popcount(hi) <= 4:
+            _add_patch(s, reg, _region_points(s, lo, hi, reg))
+            found += 1
+    if found == 0:
+        _end_turn(s)
+
+
+@njit(cache=True)
 def _place(s: np.ndarray, p: int) -> None:
     size = s[_SIZE]
     n = s[_NP]
@@ -373,6 +484,9 @@ def _place(s: np.ndarray, p: int) -> None:
         s[_PIE] = _CLOSED  # white's first action was a placement
     nbr = _NBR[size]
     _join(s, p, stone)
+    if n <= 128:
+        _new_patches_bits(s, p)
+        return
     # --- new patches: only the territories next to p have shrunk
     # A neighbour q_d whose territory is known to be big, and an empty diagonal
     # point shared with a later perpendicular neighbour, put that neighbour in
@@ -531,6 +645,7 @@ def init(state, size, opts):
         state[_H + _EMP * n + p] = p
         state[_H + _EPOS * n + p] = p
         state[_H + _POF * n + p] = -1
+        state[_EBITS + (p >> 6)] |= 1 << (p & 63)
     state[_NEMPTY] = n
 
 
