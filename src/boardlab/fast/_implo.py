@@ -14,7 +14,8 @@ State layout (``H`` header words, then regions of ``n`` words each)
 Header: size, n, mover, pie state (PENDING / OPEN / CLOSED as in
 ``core.pie``), ended flag, pie option, number of empty points, number of
 pending patches, number of legal resolution actions (the sum over pending
-patches of max(1, tied groups)). Once the game is over the mover word keeps
+patches of max(1, tied groups)), and the empty points as a bitboard (six
+words, bit p of word p // 64). Once the game is over the mover word keeps
 the color that made the last turn (the LAST_MOVE tie-break needs it).
 
 Why these structures (the same reasoning as the Python engine's docstring):
