@@ -171,6 +171,13 @@ def _shr(lo, hi, k):
 
 
 @njit(cache=True, inline="always")
+def _point_bit(p):
+    """Point p (below 128) as a two-word bitboard."""
+    one = _U1 << np.uint64(p & 63)
+    return one * np.uint64(p < 64), one * np.uint64(p >= 64)
+
+
+@njit(cache=True, inline="always")
 def _grow(s: np.ndarray, start: int) -> tuple[np.uint64, np.uint64]:
     """The empty points reached from the empty point ``start`` in at most
     four steps, as a two-word bitboard, without a branch on the board (boards
@@ -186,9 +193,7 @@ def _grow(s: np.ndarray, start: int) -> tuple[np.uint64, np.uint64]:
     not_first_hi = ~_EDGES[size, 0, 1]
     not_last_lo = ~_EDGES[size, 1, 0]
     not_last_hi = ~_EDGES[size, 1, 1]
-    b = np.uint64(start)
-    lo = (_U1 << (b & np.uint64(63))) * np.uint64(b < 64)
-    hi = (_U1 << (b & np.uint64(63))) * np.uint64(b >= 64)
+    lo, hi = _point_bit(start)
     for _ in range(4):
         elo1, ehi1 = _shl(lo, hi, k1)      # east: not into the first column
         wlo1, whi1 = _shr(lo, hi, k1)      # west: not into the last column
@@ -465,8 +470,8 @@ def _new_patches_bits(s: np.ndarray, p: int) -> None:
         q = nbr[4 * p + d]
         if q < 0 or s[_H + q] != 0:
             continue
-        b = np.uint64(q & 63)
-        if ((seen_lo >> b) & _U1) * np.uint64(q < 64) + ((seen_hi >> b) & _U1) * np.uint64(q >= 64):
+        qlo, qhi = _point_bit(q)
+        if (seen_lo & qlo) | (seen_hi & qhi):
             continue
         lo, hi = _grow(s, q)
         seen_lo |= lo

@@ -650,13 +650,13 @@ def legal_actions(state: np.ndarray, out: np.ndarray) -> int:
             out[pawns + word] |= (kind & 1) << bit
             out[kings + word] |= (kind >> 1) << bit
         k = 0
-        for base in range(pawns, pawns + 2 * words):  # the pawns' words, then the kings'
-            first = (base - pawns) * 64 + (n - 64 * words if base >= kings else 0)
-            m = out[base]
-            while m != 0:
-                out[k] = first + trailing_zeros(m)
-                k += 1
-                m &= m - 1
+        for bitmap, first in ((pawns, 0), (kings, n)):  # pawn p is action p, king p n + p
+            for word in range(words):
+                m = out[bitmap + word]
+                while m != 0:
+                    out[k] = first + 64 * word + trailing_zeros(m)
+                    k += 1
+                    m &= m - 1
         out[k] = n + n if state[H_BUTTON] < 0 else n + n + 1
         return k + 1
     if phase == MARK:
